@@ -77,3 +77,11 @@ def attrs_validator(check: Callable[[str, Any], Any]) -> Callable[[Any, Any, Any
         check(attribute.name, value)
 
     return _v
+
+
+def attrs_converter(check: Callable[[str, Any], Any]) -> Any:
+    """Wrap a ``check(name, value) -> converted`` function as an attrs converter, so that the
+    message names the field even when the value cannot be converted (``epsilon='one'``)."""
+    import attrs
+
+    return attrs.Converter(lambda value, field: check(field.name, value), takes_field=True)

@@ -44,19 +44,11 @@ class Neighbour(enum.Enum):
         raise v.InvalidParameter(f"neighbour={text!r} must be one of {allowed}")
 
 
-def _eps(_i: Any, a: Any, value: Any) -> None:
-    v.positive(a.name, value)
-
-
-def _delta(_i: Any, a: Any, value: Any) -> None:
-    v.in_closed(a.name, value, 0.0, 1.0)
-
-
 @attrs.frozen(kw_only=True)
 class PureDP:
     """ε-differential privacy under ``neighbour``: P(M(D)∈S) ≤ e^ε P(M(D')∈S) for all S."""
 
-    epsilon: float = attrs.field(converter=float, validator=_eps)
+    epsilon: float = attrs.field(converter=v.attrs_converter(v.positive))
     neighbour: Neighbour = attrs.field(default=Neighbour.SUBSTITUTE, converter=Neighbour.parse)
 
     @property
@@ -72,8 +64,10 @@ class PureDP:
 class ApproxDP:
     """(ε, δ)-differential privacy under ``neighbour``."""
 
-    epsilon: float = attrs.field(converter=float, validator=_eps)
-    delta: float = attrs.field(converter=float, validator=_delta)
+    epsilon: float = attrs.field(converter=v.attrs_converter(v.positive))
+    delta: float = attrs.field(
+        converter=v.attrs_converter(lambda n, x: v.in_closed(n, x, 0.0, 1.0))
+    )
     neighbour: Neighbour = attrs.field(default=Neighbour.SUBSTITUTE, converter=Neighbour.parse)
 
     def to_dict(self) -> dict[str, Any]:

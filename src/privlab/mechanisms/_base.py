@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 import attrs
-import mpmath
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 

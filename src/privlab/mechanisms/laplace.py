@@ -17,7 +17,7 @@ import attrs
 import mpmath
 import numpy as np
 
-from privlab._validate import attrs_validator, one_of, positive
+from privlab._validate import attrs_converter, one_of, positive
 from privlab.mechanisms._base import OBJECTIVES, Array, LogPiece, SymmetricNoise, Tail
 from privlab.types import Neighbour
 
@@ -26,15 +26,13 @@ from privlab.types import Neighbour
 class Laplace(SymmetricNoise):
     """Laplace noise of scale ``sensitivity / epsilon``."""
 
-    epsilon: float = attrs.field(converter=float, validator=attrs_validator(positive))
-    sensitivity: float = attrs.field(
-        default=1.0, converter=float, validator=attrs_validator(positive)
-    )
+    epsilon: float = attrs.field(converter=attrs_converter(positive))
+    sensitivity: float = attrs.field(default=1.0, converter=attrs_converter(positive))
     neighbour: Neighbour = attrs.field(default=Neighbour.SUBSTITUTE, converter=Neighbour.parse)
     name = "laplace"
     scale_factor = 1.0  # broken controls (mechanisms.controls) override this; never the users
 
-    
+
     @classmethod
     def optimal(cls, epsilon: float, sensitivity: float = 1.0, objective: str = "variance",
                 **kw: Any) -> Laplace:

@@ -34,7 +34,7 @@ import numpy as np
 from scipy import optimize
 
 from privlab._rng import RngLike, as_generator
-from privlab._validate import attrs_validator, finite, one_of, positive
+from privlab._validate import attrs_converter, finite, one_of, positive
 from privlab.errors import InvalidParameter
 from privlab.mechanisms._base import (
     OBJECTIVES,
@@ -52,11 +52,9 @@ from privlab.types import Neighbour
 class Staircase(SymmetricNoise):
     """Staircase noise: core [−d, d] at height M0, then steps of width Δ decaying by e^{−ε}."""
 
-    epsilon: float = attrs.field(converter=float, validator=attrs_validator(positive))
-    sensitivity: float = attrs.field(
-        default=1.0, converter=float, validator=attrs_validator(positive)
-    )
-    d: float = attrs.field(converter=float, validator=attrs_validator(finite))
+    epsilon: float = attrs.field(converter=attrs_converter(positive))
+    sensitivity: float = attrs.field(default=1.0, converter=attrs_converter(positive))
+    d: float = attrs.field(converter=attrs_converter(finite))
     neighbour: Neighbour = attrs.field(default=Neighbour.SUBSTITUTE, converter=Neighbour.parse)
     name = "staircase"
     # Broken controls (privlab.mechanisms.controls) change these; the real family never does.
@@ -161,10 +159,10 @@ class Staircase(SymmetricNoise):
     def _abs_cdf(self, a: Array) -> Array:
         a = np.asarray(a, dtype=float)
         p0, r, w = self.p0, self.r, self.width
-        u = np.maximum(a - self.d, 0.0) / w
-        i = np.floor(u)
-        t = u - i
         with np.errstate(over="ignore", invalid="ignore"):
+            u = np.maximum(a - self.d, 0.0) / w
+            i = np.floor(u)
+            t = u - i
             ri = np.exp(-self.rate * i)
             tail = p0 + (1.0 - p0) * (1.0 - ri + ri * (1.0 - r) * t)
             core = 2.0 * self.m0 * a

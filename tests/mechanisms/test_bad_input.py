@@ -1,0 +1,77 @@
+"""Bad input is rejected with InvalidParameter naming the parameter and the value."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from privlab.errors import InvalidParameter
+from privlab.mechanisms.laplace import Laplace
+from privlab.mechanisms.staircase import Staircase
+
+
+@pytest.mark.parametrize("cls", [Laplace, Staircase])
+@pytest.mark.parametrize(
+    "kwargs,needle",
+    [
+        ({"epsilon": -1.0}, "epsilon=-1.0 must be > 0"),
+        ({"epsilon": 0.0}, "epsilon=0.0 must be > 0"),
+        ({"epsilon": math.nan}, "epsilon=nan must not be NaN"),
+        ({"epsilon": math.inf}, "epsilon=inf must be finite"),
+        ({"epsilon": "one"}, "epsilon='one' must be a real number"),
+        ({"sensitivity": 0.0}, "sensitivity=0.0 must be > 0"),
+        ({"sensitivity": -2.0}, "sensitivity=-2.0 must be > 0"),
+        ({"sensitivity": math.inf}, "sensitivity=inf must be finite"),
+    ],
+)
+def test_bad_parameters(cls, kwargs, needle):
+    base = {"epsilon": 1.0, "sensitivity": 1.0}
+    if cls is Staircase:
+        base["d"] = 0.5
+    base.update(kwargs)
+    with pytest.raises(InvalidParameter, match=needle.replace("(", r"\(").replace(")", r"\)")):
+        cls(**base)
+
+
+@pytest.mark.parametrize("d", [-0.1, 1.5, math.nan, math.inf])
+def test_staircase_d_outside_range(d):
+    with pytest.raises(InvalidParameter, match="d="):
+        Staircase(epsilon=1.0, sensitivity=1.0, d=d)
+
+
+def test_d_message_names_the_bound():
+    with pytest.raises(InvalidParameter, match=r"d=1\.5 must lie in \[0, sensitivity=1\.0\]"):
+        Staircase(epsilon=1.0, sensitivity=1.0, d=1.5)
+
+
+@pytest.mark.parametrize("cls", [Laplace, Staircase])
+def test_unknown_objective(cls):
+    with pytest.raises(InvalidParameter, match="objective='median' must be one of"):
+        cls.optimal(1.0, 1.0, "median")
+
+
+@pytest.mark.parametrize("level", [0.0, 1.0, -0.5, 2.0, math.nan])
+def test_bad_ci_level(level):
+    with pytest.raises(InvalidParameter, match="level="):
+        Staircase.optimal(1.0).ci_halfwidth(level)
+
+
+def test_bad_release_inputs():
+    s = Staircase.optimal(1.0)
+    with pytest.raises(InvalidParameter, match="mode='exactish' must be one of"):
+        s.release([1.0], mode="exactish")
+    with pytest.raises(InvalidParameter, match="value must be finite"):
+        s.release([np.nan])
+    with pytest.raises(InvalidParameter, match="shape="):
+        s.sample((-1,))
+    with pytest.raises(InvalidParameter, match="q must lie"):
+        s.icdf([1.5])
+
+
+def test_from_m0_range():
+    with pytest.raises(InvalidParameter, match="m0="):
+        Staircase.from_m0(1.0, 1.0, 10.0)
+    s = Staircase.from_m0(1.0, 1.0, Staircase(epsilon=1.0, d=0.3).m0)
+    assert s.d == pytest.approx(0.3, rel=1e-12)
