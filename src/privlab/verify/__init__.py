@@ -1,0 +1,17 @@
+"""Exact, symbolic and exhaustive checkers: ``check_<property>(...) -> CheckResult``.
+
+Univariate noise densities (thesis ch. 4), decided exactly on the piecewise log-linear structure
+that noise laws expose (``log_pieces``, ``tail``):
+
+* :func:`check_pure_dp` — inequality (4.2) of §4.2 (pure ε-DP of additive noise);
+* :func:`check_normalisation`, :func:`check_symmetry` — ∫ f = 1 and f(x) = f(−x);
+* :func:`compare`, :func:`check_order` — the order of §4.1 Definition 6.
+
+Multivariate shell noise (§4.5) lives in :mod:`privlab.verify.multivariate`.
+"""
+
+from privlab.verify.density import check_normalisation, check_symmetry
+from privlab.verify.dp import check_pure_dp
+from privlab.verify.order import check_order, compare
+
+__all__ = ["check_normalisation", "check_order", "check_pure_dp", "check_symmetry", "compare"]

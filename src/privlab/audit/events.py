@@ -1,0 +1,202 @@
+"""Candidate events for the black-box auditor: a partition of ℝ and unions of its cells.
+
+Partition.  Sorted distinct edges e_0 < … < e_{m−1} cut ℝ into m + 1 cells
+c_0 = (−∞, e_0], c_i = (e_{i−1}, e_i], c_m = (e_{m−1}, ∞); ``np.searchsorted(edges, y, "left")``
+is the index of the cell holding y.  Edges are pooled pilot quantiles plus, for every *atom*
+v (a value seen at least twice in the pilot — impossible for continuous float outputs, the rule
+for integer outputs), the pair {prev(v), v} so that {v} = (prev(v), v] is a cell of its own
+(prev = the next float below).
+
+Every candidate event S is a union of cells, so its count is a dot product of a boolean mask with
+the cell histogram; all candidates are scored from two histograms in O(cells · log cells):
+
+* thresholds  {Y > e_j} and {Y ≤ e_j}       (suffix / prefix sums),
+* single cells c_i                          (atoms and intervals — structural zeros live here),
+* likelihood-ratio level sets: cells sorted by the smoothed empirical ratio
+  (h_a + ½)/(h_b + ½), and every prefix (and suffix) of that order, i.e. the sets
+  {y : r̂(y) ≥ level}.  By Neyman–Pearson these are the most powerful events for a fixed mass,
+  which matters when the likelihood ratio is not monotone in y.  The order is taken from one
+  half of the selection sample and the prefixes are counted on the other (cross-fitting), else
+  the set would be chosen and scored on the same noise.
+
+Each event is scored in both directions (a over b, b over a).  The score is a *conservative
+prediction* of the estimation-phase bound: the one-sided Clopper–Pearson bounds at the selection
+sample size (p_big ≥ lo, p_small ≤ hi) are taken as the true probabilities and the bound a
+fresh estimation sample of size n_est would give with those expected counts is returned,
+log((CP_lo(lo·n_est) − δ) / CP_hi(hi·n_est)).  Using CP bounds rather than raw frequencies
+penalises tiny cells whose empirical ratio is large by chance (the winner's curse of choosing
+the best of thousands of noisy ratios).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import numpy as np
+from numpy.typing import NDArray
+
+from privlab.audit.bounds import cp_lower, cp_upper
+
+IntArray = NDArray[np.int64]
+FloatArray = NDArray[np.float64]
+
+KINDS = ("threshold>", "threshold<=", "cell", "level>=", "level<=")
+
+
+@attrs.frozen
+class Partition:
+    """Cells (−∞, e_0], (e_0, e_1], …, (e_{m−1}, ∞) of ℝ."""
+
+    edges: FloatArray = attrs.field(eq=False)
+
+    @property
+    def ncells(self) -> int:
+        return int(self.edges.size) + 1
+
+    def cell_index(self, y: FloatArray) -> IntArray:
+        return np.searchsorted(self.edges, y, side="left").astype(np.int64)
+
+    def histogram(self, y: FloatArray) -> IntArray:
+        return np.bincount(self.cell_index(y), minlength=self.ncells).astype(np.int64)
+
+    def bounds(self, i: int) -> tuple[float, float]:
+        lo = -np.inf if i == 0 else float(self.edges[i - 1])
+        hi = np.inf if i == self.ncells - 1 else float(self.edges[i])
+        return lo, hi
+
+
+def build_partition(pooled: FloatArray, bins: int) -> Partition:
+    """Edges from a pooled pilot: ``bins``-quantiles plus isolated atoms (see module doc)."""
+    y = np.sort(np.asarray(pooled, dtype=float).ravel())
+    finite = y[np.isfinite(y)]
+    nb = max(1, min(int(bins), finite.size // 20))
+    parts = []
+    if finite.size and nb > 1:
+        parts.append(np.quantile(finite, np.linspace(0.0, 1.0, nb + 1)[1:-1]))
+    vals, counts = np.unique(finite, return_counts=True)
+    heavy = vals[counts >= 2]
+    if heavy.size > bins:  # keep the `bins` heaviest atoms
+        order = np.argsort(-counts[counts >= 2], kind="stable")[:bins]
+        heavy = heavy[order]
+    if heavy.size:
+        parts.extend([heavy, np.nextafter(heavy, -np.inf)])
+    if not parts:  # degenerate pilot (e.g. one finite value): a single edge at its median
+        parts.append(np.array([float(np.median(finite))]) if finite.size else np.zeros(1))
+    edges = np.unique(np.concatenate(parts))
+    return Partition(edges=edges)
+
+
+@attrs.frozen
+class Candidates:
+    """All candidate events with their selection counts (``n`` = sample size of the counts)."""
+
+    kind: IntArray = attrs.field(eq=False)  # index into KINDS
+    param: IntArray = attrs.field(eq=False)  # edge / cell index, or prefix length
+    group: IntArray = attrs.field(eq=False)  # level sets: which entry of ``orders``
+    count_a: IntArray = attrs.field(eq=False)
+    count_b: IntArray = attrs.field(eq=False)
+    n: IntArray = attrs.field(eq=False)
+    orders: tuple[IntArray, ...] = attrs.field(eq=False)  # cells by decreasing ratio a/b
+
+    def __len__(self) -> int:
+        return int(self.kind.size)
+
+    def mask(self, j: int, ncells: int) -> NDArray[np.bool_]:
+        """Boolean mask over cells of candidate ``j``."""
+        kind, p = KINDS[int(self.kind[j])], int(self.param[j])
+        m = np.zeros(ncells, dtype=bool)
+        if kind == "threshold>":
+            m[p + 1:] = True
+        elif kind == "threshold<=":
+            m[: p + 1] = True
+        elif kind == "cell":
+            m[p] = True
+        elif kind == "level>=":
+            m[self.orders[int(self.group[j])][:p]] = True
+        else:  # "level<=": the complementary suffixes of the same order
+            m[self.orders[int(self.group[j])][ncells - p:]] = True
+        return m
+
+
+def ratio_order(hist_a: IntArray, hist_b: IntArray) -> IntArray:
+    """Cells by decreasing smoothed ratio (h_a + ½)/(h_b + ½), ties by decreasing h_a."""
+    ha, hb = np.asarray(hist_a, np.int64), np.asarray(hist_b, np.int64)
+    ratio = (ha + 0.5) / (hb + 0.5)
+    return np.lexsort((-ha, -ratio)).astype(np.int64)
+
+
+def candidates(halves_a: tuple[IntArray, IntArray],
+               halves_b: tuple[IntArray, IntArray]) -> Candidates:
+    """Thresholds and cells from the pooled selection histograms; level sets cross-fitted.
+
+    The selection sample comes in two independent halves.  Thresholds and cells are counted on
+    both halves together.  A level set built *and* counted on the same histogram would be
+    biased upwards (its cells were picked because their ratio looked large), so the order is
+    taken from one half and the prefixes are counted on the other, both ways round.
+    """
+    (a1, a2), (b1, b2) = halves_a, halves_b
+    ha, hb = np.asarray(a1 + a2, np.int64), np.asarray(b1 + b2, np.int64)
+    c = ha.size
+    ntot = int(ha.sum())
+    ca, cb = np.cumsum(ha), np.cumsum(hb)
+    j = np.arange(c - 1)
+    k = np.arange(1, c + 1)
+    kinds = [np.full(c - 1, 0), np.full(c - 1, 1), np.full(c, 2)]
+    params = [j, j, np.arange(c)]
+    groups = [np.zeros(c - 1), np.zeros(c - 1), np.zeros(c)]
+    cnt_a = [ca[-1] - ca[:-1], ca[:-1], ha]
+    cnt_b = [cb[-1] - cb[:-1], cb[:-1], hb]
+    ns = [np.full(c - 1, ntot), np.full(c - 1, ntot), np.full(c, ntot)]
+    orders = []
+    for g, (oa, ob, ea, eb) in enumerate(((a1, b1, a2, b2), (a2, b2, a1, b1))):
+        order = ratio_order(oa, ob)
+        orders.append(order)
+        xa, xb = np.asarray(ea, np.int64)[order], np.asarray(eb, np.int64)[order]
+        kinds += [np.full(c, 3), np.full(c, 4)]
+        params += [k, k]
+        groups += [np.full(c, g), np.full(c, g)]
+        cnt_a += [np.cumsum(xa), np.cumsum(xa[::-1])]
+        cnt_b += [np.cumsum(xb), np.cumsum(xb[::-1])]
+        ns += [np.full(c, int(xa.sum())), np.full(c, int(xa.sum()))]
+    cat = lambda xs: np.concatenate(xs).astype(np.int64)  # noqa: E731
+    return Candidates(kind=cat(kinds), param=cat(params), group=cat(groups), count_a=cat(cnt_a),
+                      count_b=cat(cnt_b), n=cat(ns), orders=tuple(orders))
+
+
+def score(big: IntArray, small: IntArray, n_sel: IntArray | int, n_est: int, alpha: float,
+          delta: float = 0.0) -> FloatArray:
+    """Conservative prediction of the estimation-phase bound (module doc); −inf when none."""
+    a2 = alpha / 2.0
+    p_big = cp_lower(big, n_sel, a2)
+    p_small = cp_upper(small, n_sel, a2)
+    lo = cp_lower(p_big * n_est, n_est, a2) - delta
+    hi = cp_upper(p_small * n_est, n_est, a2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s = np.where(lo > 0, np.log(np.maximum(lo, 1e-300)) - np.log(hi), -np.inf)
+    return np.asarray(s, dtype=float)
+
+
+def _intervals(mask: NDArray[np.bool_], part: Partition) -> list[list[float]]:
+    """Maximal runs of selected cells as (lo, hi] intervals."""
+    m = np.concatenate([[False], mask, [False]]).astype(np.int8)
+    starts = np.flatnonzero(np.diff(m) == 1)
+    stops = np.flatnonzero(np.diff(m) == -1) - 1
+    return [[part.bounds(int(s))[0], part.bounds(int(t))[1]] for s, t in zip(starts, stops,
+                                                                              strict=True)]
+
+
+def describe(cands: Candidates, j: int, part: Partition) -> dict[str, Any]:
+    """JSON-ready description of candidate ``j`` (intervals are half-open (lo, hi])."""
+    kind, p = KINDS[int(cands.kind[j])], int(cands.param[j])
+    if kind.startswith("threshold"):
+        return {"kind": "threshold", "op": ">" if kind == "threshold>" else "<=",
+                "t": float(part.edges[p])}
+    if kind == "cell":
+        lo, hi = part.bounds(p)
+        if np.isfinite(lo) and np.isfinite(hi) and np.nextafter(lo, np.inf) == hi:
+            return {"kind": "atom", "value": hi}
+        return {"kind": "cell", "lo": lo, "hi": hi, "closed": "(lo, hi]"}
+    mask = cands.mask(j, part.ncells)
+    return {"kind": "level_set", "cells": int(mask.sum()), "closed": "(lo, hi]",
+            "intervals": _intervals(mask, part)}

@@ -1,0 +1,226 @@
+"""Exact integer samplers of the safe mode (privlab.mechanisms._exact).
+
+Expected frequencies are computed in this file from the defining formulas (exp(−γ), e^{−|y|s/t},
+the staircase weights), with mpmath; observed ones come from the vectorized samplers with a fixed
+seed.  Each goodness-of-fit test is paired with a power check: the same samples must reject a
+slightly wrong law, so the comparison can fail.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
+
+from privlab.mechanisms import _exact
+
+ALPHA = 1e-3  # fixed seeds: each test passes or fails deterministically
+N = 200_000
+
+
+def chisq_pvalue(samples: np.ndarray, pmf, lo: int, hi: int) -> float:
+    """Chi-square p-value of integer samples against ``pmf`` on bins lo..hi plus both tails."""
+    ys = np.arange(lo, hi + 1)
+    p_in = np.array([pmf(int(y)) for y in ys], dtype=float)
+    lower = float(sum(pmf(int(y)) for y in range(lo - 4000, lo)))
+    upper = max(1.0 - p_in.sum() - lower, 0.0)
+    probs = np.concatenate([[lower], p_in, [upper]])
+    obs = np.concatenate([[np.sum(samples < lo)],
+                          [np.sum(samples == y) for y in ys],
+                          [np.sum(samples > hi)]]).astype(float)
+    keep = probs * samples.size >= 5
+    f_exp = probs[keep] / probs[keep].sum() * obs[keep].sum()
+    return float(stats.chisquare(obs[keep], f_exp).pvalue)
+
+
+def laplace_pmf(s: int, t: int):
+    a = mpmath.mpf(s) / t
+    z = (1 + mpmath.exp(-a)) / (1 - mpmath.exp(-a))
+    return lambda y: float(mpmath.exp(-a * abs(y)) / z)
+
+
+def staircase_pmf(p: int, q: int, core: int, width: int):
+    """w(y) = 1 on |y| ≤ core; r^{i+1} on (core + i·width, core + (i+1)·width]; r = e^{−p/q}."""
+    r = mpmath.exp(-mpmath.mpf(p) / q)
+    z = (2 * core + 1) + 2 * width * r / (1 - r)
+
+    def pmf(y: int) -> float:
+        a = abs(y)
+        if a <= core:
+            return float(1 / z)
+        i = 0
+        while a > core + (i + 1) * width:
+            i += 1
+        return float(r ** (i + 1) / z)
+
+    return pmf
+
+
+# ---- rational rounding ---------------------------------------------------------------------
+def test_rational_floor_matches_brute_force():
+    for n_max in (1, 2, 5, 13):
+        cands = sorted({Fraction(p, q) for q in range(1, n_max + 1) for p in range(0, 4 * q + 1)})
+        for x in [Fraction(k, 97) for k in range(0, 300)] + [Fraction(math.pi), Fraction(0.1)]:
+            want = max(c for c in cands if c <= x)
+            assert _exact.rational_floor(x, n_max) == want, (x, n_max)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(min_value=1e-6, max_value=1e3, allow_nan=False, allow_infinity=False))
+def test_rational_floor_of_floats_is_below_and_close(x):
+    got = _exact.rational_floor(Fraction(x), 2**20)
+    assert got <= Fraction(x) and got.denominator <= 2**20
+    # the best lower approximation is at least as good as floor(x·2^20)/2^20
+    assert Fraction(x) - got <= Fraction(1, 2**20)
+
+
+def test_rational_floor_keeps_short_fractions():
+    assert _exact.rational_floor(Fraction(3, 7), 2**20) == Fraction(3, 7)
+    assert _exact.rational_floor(Fraction(1.0), 2**20) == 1
+    # the double nearest 0.1 is slightly above 1/10, so 1/10 is the best lower fraction
+    assert Fraction(0.1) > Fraction(1, 10)
+    assert _exact.rational_floor(Fraction(0.1), 2**20) == Fraction(1, 10)
+
+
+# ---- Bernoulli(exp(-γ)) ----------------------------------------------------------------------
+@pytest.mark.parametrize("num,den", [(1, 7), (1, 2), (3, 5), (1, 1), (999, 1000)])
+def test_bernoulli_exp_frequencies(num, den):
+    gen = np.random.default_rng(1000 + num * 7 + den)
+    b = _exact.bernoulli_exp(np.full(N, num), den, gen)
+    hits = int(b.sum())
+    target = math.exp(-num / den)  # expected: the defining formula
+    assert stats.binomtest(hits, N, target).pvalue > ALPHA
+    # power: a 5 % error in γ is rejected by the same data
+    assert stats.binomtest(hits, N, math.exp(-1.05 * num / den)).pvalue < ALPHA
+
+
+def test_bernoulli_exp_gamma_zero_is_certain_and_shape_kept():
+    gen = np.random.default_rng(0)
+    assert _exact.bernoulli_exp(np.zeros((3, 4), dtype=np.int64), 5, gen).all()
+    assert _exact.bernoulli_exp(np.ones((3, 4), dtype=np.int64), 5, gen).shape == (3, 4)
+
+
+def test_bernoulli_exp_mixed_parameters_in_one_call():
+    gen = np.random.default_rng(5)
+    nums = np.tile(np.array([0, 1, 2, 3], dtype=np.int64), N // 4)
+    b = _exact.bernoulli_exp(nums, 3, gen)
+    for k in range(4):
+        sel = b[nums == k]
+        assert stats.binomtest(int(sel.sum()), sel.size, math.exp(-k / 3)).pvalue > ALPHA
+
+
+def test_bernoulli_rational():
+    gen = np.random.default_rng(2)
+    b = _exact.bernoulli_rational(np.full(N, 3), 8, gen)
+    assert stats.binomtest(int(b.sum()), N, 3 / 8).pvalue > ALPHA
+    assert not _exact.bernoulli_rational(np.zeros(100, dtype=np.int64), 8, gen).any()
+
+
+# ---- geometric pieces ------------------------------------------------------------------------
+def test_count_exp1_successes_is_geometric():
+    v = _exact.count_exp1_successes(N, np.random.default_rng(3))
+    q = math.exp(-1)
+    pmf = lambda k: 0.0 if k < 0 else (1 - q) * q**k  # noqa: E731
+    assert chisq_pvalue(v, pmf, 0, 9) > ALPHA
+
+
+@pytest.mark.parametrize("t", [1, 3, 10])
+def test_geometric_exp(t):
+    x = _exact.geometric_exp(N, t, np.random.default_rng(4 + t))
+    q = math.exp(-1 / t)
+    pmf = lambda k: 0.0 if k < 0 else (1 - q) * q**k  # noqa: E731
+    assert chisq_pvalue(x, pmf, 0, 12 * t) > ALPHA
+
+
+# ---- discrete Laplace -------------------------------------------------------------------------
+@pytest.mark.parametrize("s,t", [(1, 3), (2, 7), (5, 2), (1, 1)])
+def test_discrete_laplace_fit(s, t):
+    y = _exact.discrete_laplace(N, s, t, np.random.default_rng(10 * s + t))
+    half = max(4, int(8 * t / s))
+    assert chisq_pvalue(y, laplace_pmf(s, t), -half, half) > ALPHA
+
+
+def test_discrete_laplace_fit_has_power():
+    """Forgetting the rejection of −0 (so 0 gets double weight) must be caught."""
+    s, t = 1, 3
+    y = _exact.discrete_laplace(N, s, t, np.random.default_rng(31))
+    good = laplace_pmf(s, t)
+    z0 = 1 + good(0)
+
+    def double_zero(k: int) -> float:
+        return (2 * good(0) if k == 0 else good(k)) / z0
+
+    assert chisq_pvalue(y, double_zero, -24, 24) < ALPHA
+    assert chisq_pvalue(y, laplace_pmf(s, t + 1), -24, 24) < ALPHA
+
+
+# ---- discrete staircase -----------------------------------------------------------------------
+@pytest.mark.parametrize("p,q,core,width", [
+    (1, 2, 2, 4),    # 2D+1 = 5 ≤ 2W = 8: only the core block rejects
+    (1, 1, 0, 3),    # point core
+    (1, 10, 4, 5),   # small rate, many levels
+    (3, 2, 7, 3),    # 2D+1 = 15 > 2W = 6: only the step blocks reject
+    (1, 1, 4, 4),    # 2D+1 = 9 > 2W = 8 by one cell
+])
+def test_discrete_staircase_fit(p, q, core, width):
+    y = _exact.discrete_staircase(N, p, q, core, width, np.random.default_rng(p + q + core))
+    pmf = staircase_pmf(p, q, core, width)
+    half = core + width * max(3, int(6 * q / p))
+    assert chisq_pvalue(y, pmf, -half, half) > ALPHA
+
+
+def test_discrete_staircase_fit_has_power():
+    p, q, core, width = 1, 2, 2, 4
+    y = _exact.discrete_staircase(N, p, q, core, width, np.random.default_rng(77))
+    for wrong in (staircase_pmf(p, q, core + 1, width), staircase_pmf(p, q, core, width - 1),
+                  staircase_pmf(p, q + 1, core, width)):
+        assert chisq_pvalue(y, wrong, -30, 30) < ALPHA
+
+
+def test_staircase_block_mapping_covers_every_cell_once():
+    """Enumerate (block, cell) pairs: each accepted pair maps to a distinct y of the right level."""
+    for core, width in itertools.product(range(0, 5), range(1, 5)):
+        a, b = 2 * core + 1, 2 * width
+        seen = {}
+        for i in range(0, 4):
+            for c in range(a if i == 0 else b):
+                if i == 0:
+                    y = c - core
+                else:
+                    mag = core + (i - 1) * width + c % width + 1
+                    y = mag if c < width else -mag
+                assert y not in seen
+                seen[y] = i
+        assert sorted(seen) == list(range(-(core + 3 * width), core + 3 * width + 1))
+        for y, i in seen.items():
+            lvl = 0 if abs(y) <= core else math.ceil((abs(y) - core) / width)
+            assert lvl == i
+
+
+def test_seeded_samplers_are_deterministic():
+    a = _exact.discrete_staircase(1000, 1, 3, 2, 5, np.random.default_rng(9))
+    b = _exact.discrete_staircase(1000, 1, 3, 2, 5, np.random.default_rng(9))
+    c = _exact.discrete_laplace(1000, 1, 3, np.random.default_rng(9))
+    d = _exact.discrete_laplace(1000, 1, 3, np.random.default_rng(9))
+    assert np.array_equal(a, b) and np.array_equal(c, d)
+    assert not np.array_equal(a, _exact.discrete_staircase(1000, 1, 3, 2, 5,
+                                                           np.random.default_rng(10)))
+
+
+def test_sampler_argument_guards():
+    gen = np.random.default_rng(0)
+    with pytest.raises(ValueError, match="t=0"):
+        _exact.geometric_exp(3, 0, gen)
+    with pytest.raises(ValueError, match="s=0"):
+        _exact.discrete_laplace(3, 0, 1, gen)
+    with pytest.raises(ValueError, match="width=0"):
+        _exact.discrete_staircase(3, 1, 1, 0, 0, gen)
+    with pytest.raises(ValueError):
+        _exact.rational_floor(Fraction(-1), 10)
