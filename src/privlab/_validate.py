@@ -28,6 +28,19 @@ def finite(name: str, value: Any) -> float:
     return x
 
 
+def finite_array(name: str, value: Any) -> Any:
+    """``value`` as a float ndarray; raises naming the first non-finite entry and its index."""
+    import numpy as np
+
+    x = np.asarray(value, dtype=float)
+    bad = np.flatnonzero(~np.isfinite(x.ravel()))
+    if bad.size:
+        i = int(bad[0])
+        raise InvalidParameter(f"{name}={float(x.ravel()[i])!r} (at flat index {i}) "
+                               f"must be finite")
+    return x
+
+
 def positive(name: str, value: Any) -> float:
     x = finite(name, value)
     if not x > 0:

@@ -62,7 +62,7 @@ def test_bad_release_inputs():
     s = Staircase.optimal(1.0)
     with pytest.raises(InvalidParameter, match="mode='exactish' must be one of"):
         s.release([1.0], mode="exactish")
-    with pytest.raises(InvalidParameter, match="value must be finite"):
+    with pytest.raises(InvalidParameter, match=r"value=nan \(at flat index 0\) must be finite"):
         s.release([np.nan])
     with pytest.raises(InvalidParameter, match="shape="):
         s.sample((-1,))
@@ -75,3 +75,27 @@ def test_from_m0_range():
         Staircase.from_m0(1.0, 1.0, 10.0)
     s = Staircase.from_m0(1.0, 1.0, Staircase(epsilon=1.0, d=0.3).m0)
     assert s.d == pytest.approx(0.3, rel=1e-12)
+
+
+def test_extreme_uniform_gives_finite_noise() -> None:
+    """u = 0 (probability 2^-53 per draw) once gave NaN for the staircase: |2u − 1| = 1 hit
+    the quantile at probability 1.  Both laws must give a finite, negative value there."""
+    import numpy as np
+
+    from privlab.mechanisms.laplace import Laplace
+    from privlab.mechanisms.staircase import Staircase
+
+    for law in (Staircase(epsilon=1.0, d=0.3), Laplace(epsilon=1.0)):
+        y = law._sample_from_uniform(np.array([0.0]))
+        assert np.isfinite(y).all() and y[0] < 0, (law, y)
+
+
+def test_release_names_the_non_finite_value() -> None:
+    import numpy as np
+    import pytest
+
+    from privlab.errors import InvalidParameter
+    from privlab.mechanisms.staircase import Staircase
+
+    with pytest.raises(InvalidParameter, match=r"value=inf \(at flat index 2\) must be finite"):
+        Staircase(epsilon=1.0, d=0.3).release([0.0, 1.0, np.inf])

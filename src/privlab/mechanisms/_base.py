@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from privlab._rng import RngLike, as_generator
-from privlab._validate import one_of, positive
+from privlab._validate import finite_array, one_of, positive
 from privlab.errors import InvalidParameter
 from privlab.types import PureDP
 
@@ -133,7 +133,9 @@ class SymmetricNoise:
     def _sample_from_uniform(self, u: Array) -> Array:
         # one uniform gives both the sign (u < 1/2) and the quantile of |Y| (|2u - 1|)
         w = 2.0 * u - 1.0
-        a = self._abs_icdf(np.abs(w))
+        # u = 0 gives |w| = 1, the quantile at probability 1 (infinite or undefined): an event
+        # of probability 2^-53, mapped to the last finite quantile below 1
+        a = self._abs_icdf(np.minimum(np.abs(w), np.nextafter(1.0, 0.0)))
         return np.copysign(a, w)
 
     def release(self, value: ArrayLike, *, rng: RngLike = None, mode: str = "fast",
@@ -145,9 +147,7 @@ class SymmetricNoise:
         noise on a power-of-two grid, see :mod:`privlab.mechanisms.safe`.
         """
         one_of("mode", mode, MODES)
-        x = np.asarray(value, dtype=float)
-        if not np.all(np.isfinite(x)):
-            raise InvalidParameter("value must be finite")
+        x = finite_array("value", value)
         if mode == "safe":
             from privlab.mechanisms.safe import safe_release
 

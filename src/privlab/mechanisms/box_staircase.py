@@ -337,8 +337,7 @@ class BoxStaircase:
 
     def release(self, value: ArrayLike, *, rng: RngLike = None) -> Array:
         x = self._x(value)
-        if not np.all(np.isfinite(x)):
-            raise InvalidParameter("value must be finite")
+        v.finite_array("value", x)
         return x + self.sample(x.shape[:-1], rng=rng)
 
 

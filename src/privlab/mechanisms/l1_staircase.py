@@ -232,8 +232,7 @@ class L1BallStaircase:
     def release(self, value: ArrayLike, *, rng: RngLike = None) -> Array:
         x = np.asarray(value, dtype=float)
         self.norm(x)
-        if not np.all(np.isfinite(x)):
-            raise InvalidParameter("value must be finite")
+        v.finite_array("value", x)
         return x + self.sample(x.shape[:-1], rng=rng)
 
 

@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
+from privlab._io import save_figure
 from privlab.mechanisms.box_staircase import BoxStaircase
 from privlab.mechanisms.multi_laplace import IndependentLaplace
 
@@ -26,19 +26,7 @@ S, Z, EPS = (1.0, 10.0), (0.1, 1.0), 1.0
 
 
 def _save(fig: Any, path: str | os.PathLike[str]) -> Path:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=path.suffix)
-    os.close(fd)
-    try:
-        fig.savefig(tmp, dpi=120, bbox_inches="tight", format=path.suffix.lstrip(".") or "png")
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    finally:
-        plt.close(fig)
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    return path
+    return save_figure(fig, path, dpi=120)
 
 
 def _overprotection(s: tuple[float, float], path: str | os.PathLike[str], title: str) -> Path:

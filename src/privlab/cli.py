@@ -1,0 +1,59 @@
+"""``privlab`` command line: the commands of DESIGN.md §4.
+
+Every command accepts ``--format table|json``; JSON goes to stdout alone, progress to stderr.
+Exit codes: 0 success, 1 a guarantee privlab makes does not hold, 2 bad usage or input (one line
+``error: …`` on stderr naming the parameter and value, never a traceback).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+import click
+
+from privlab import __version__
+from privlab.commands import core
+from privlab.commands._common import EXIT_USAGE
+from privlab.errors import PrivlabError
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, prog_name="privlab")
+def cli() -> None:
+    """privlab — verification and simulation lab for privacy mechanisms.
+
+    Start with `privlab verify` (the whole lab on its default workload, report in
+    reports/latest/).
+    """
+
+
+cli.add_command(core.verify)
+cli.add_command(core.claims)
+cli.add_command(core.table)
+cli.add_command(core.certify)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point: run the CLI and turn privlab's errors into exit code 2 without traceback."""
+    try:
+        cli.main(args=list(argv) if argv is not None else None, prog_name="privlab",
+                 standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        return EXIT_USAGE
+    except click.Abort:
+        click.echo("aborted", err=True)
+        return EXIT_USAGE
+    except PrivlabError as exc:
+        click.echo(f"error: {exc}", err=True)
+        return EXIT_USAGE
+    except SystemExit as exc:
+        return int(exc.code or 0) if not isinstance(exc.code, str) else EXIT_USAGE
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""CLI sub-commands, one module per command family; :mod:`privlab.cli` registers them."""

@@ -1,0 +1,65 @@
+"""Shared CLI plumbing: ``--format``, output, exit codes, error handling.
+
+Exit codes (DESIGN.md §4): 0 success / guarantee holds; 1 a guarantee privlab makes does not
+hold (failed certificate, audit violation of a correct mechanism, failed report section);
+2 bad usage or invalid parameter (message on stderr naming the parameter, no traceback).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import click
+
+from privlab._io import dumps
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+format_option = click.option(
+    "--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True,
+    help="table for people; json: machine-readable on stdout (nothing else on stdout).")
+seed_option = click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+                           help="Seed of every random stream (same seed, same output).")
+
+
+def progress(msg: str) -> None:
+    """Progress and logs go to stderr (stdout is reserved for the result)."""
+    click.echo(msg, err=True)
+
+
+def emit(obj: Any, fmt: str, text: str | Callable[[], str]) -> None:
+    """Print ``obj`` as strict JSON (``fmt == "json"``) or the human ``text``."""
+    if fmt == "json":
+        click.echo(dumps(obj))
+    else:
+        click.echo(text() if callable(text) else text)
+
+
+def fail_usage(msg: str) -> None:
+    """Print ``error: msg`` on stderr and exit 2."""
+    raise click.UsageError(msg)
+
+
+def text_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None) -> str:
+    """A plain fixed-width table of ``rows`` (for ``--format table``)."""
+    if not rows:
+        return "(no rows)"
+    cols = list(columns or rows[0].keys())
+    cells = [[_fmt(r.get(c)) for c in cols] for r in rows]
+    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(cols)]
+    line = "  ".join(c.ljust(w) for c, w in zip(cols, widths, strict=True))
+    sep = "  ".join("-" * w for w in widths)
+    body = ["  ".join(x.ljust(w) for x, w in zip(row, widths, strict=True)) for row in cells]
+    return "\n".join([line, sep, *body])
+
+
+def _fmt(x: Any) -> str:
+    if isinstance(x, float):
+        return f"{x:.6g}"
+    return "" if x is None else str(x)
+
+
+def exit_with(code: int) -> None:
+    sys.exit(code)

@@ -1,0 +1,214 @@
+"""The lab's core commands: ``verify`` (the main job), ``claims``, ``table`` and ``certify``.
+
+See DESIGN.md §4 for the JSON contract; :mod:`privlab.commands._common` for exit codes.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from privlab.commands._common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    emit,
+    format_option,
+    progress,
+    seed_option,
+    text_table,
+)
+
+DEFAULT_DATA = Path("../shared/data")
+
+
+def _data_dir(value: Path | None) -> Path | None:
+    if value is not None:
+        if not value.is_dir():
+            raise click.BadParameter(f"--data-dir={str(value)!r} is not a directory")
+        return value
+    return DEFAULT_DATA if DEFAULT_DATA.is_dir() else None
+
+
+@click.command()
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("reports/latest"), show_default=True,
+              help="Report directory (replaced atomically at the end).")
+@click.option("--quick", is_flag=True, help="Fewer audit samples; skip claims marked slow.")
+@click.option("--data-dir", type=click.Path(path_type=Path), default=None,
+              help="Real data sets (default ../shared/data when it exists; the default "
+                   "workload runs on seeded synthetic data either way).")
+@seed_option
+@format_option
+def verify(out_dir: Path, quick: bool, data_dir: Path | None, seed: int, fmt: str) -> None:
+    """Run the claim ledger, the reproduced tables and the default workload (certificates,
+    audits, figures) and write report.json / report.md / report.html into --out.
+
+    Exit 0 when every guarantee privlab makes holds (a paper's refuted claim is a finding, not
+    a failure), 1 otherwise.
+    """
+    from privlab.report.build import run_verify
+
+    report = run_verify(out_dir, quick=quick, seed=seed, data_dir=_data_dir(data_dir),
+                        progress=progress)
+    s = report["summary"]
+
+    def text() -> str:
+        lines = [f"report: {out_dir}/report.md (.html, .json, figures/)",
+                 f"claims: " + ", ".join(f"{v} {k}" for k, v in s["claims"].items()),
+                 f"guarantees: {s['guarantees_holding']}/{s['guarantees']} hold"]
+        lines += [f"  FAILED: {g['description']}" for g in report["guarantees"]
+                  if not g["holds"]]
+        lines.append(f"time: {report['seconds']:.1f} s")
+        return "\n".join(lines)
+
+    emit({"out": str(out_dir), "summary": s, "seconds": report["seconds"],
+          "failing_guarantees": [g for g in report["guarantees"] if not g["holds"]]},
+         fmt, text)
+    sys.exit(EXIT_OK if s["ok"] else EXIT_FAILED)
+
+
+@click.command()
+@click.option("--status", type=click.Choice(["verified", "confirmed", "refuted",
+                                             "inconclusive"]), default=None,
+              help="Only claims with this status.")
+@click.option("--id", "ids", multiple=True, help="Only these claim ids (repeatable).")
+@click.option("--quick", is_flag=True, help="Skip claims marked slow.")
+@format_option
+def claims(status: str | None, ids: tuple[str, ...], quick: bool, fmt: str) -> None:
+    """Run the claim ledger and list each claim with its status and evidence."""
+    from privlab.proofs.ledger import default_ledger
+
+    ledger = default_ledger()
+    outcomes = ledger.run(list(ids) or None, quick=quick,
+                          progress=lambda i, n, cid: progress(f"claim {i}/{n} {cid}"))
+    rows = [o.to_dict() for o in outcomes]
+    if status:
+        rows = [r for r in rows if r["status"] == status]
+    emit(rows, fmt, lambda: text_table(
+        [{**r, "statement": r["statement"][:70]} for r in rows],
+        ("id", "status", "method", "source", "statement")))
+
+
+@click.command()
+@click.argument("table_id", required=False)
+@click.option("--list", "list_ids", is_flag=True, help="List the table ids.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
+              show_default=True)
+def table(table_id: str | None, list_ids: bool, fmt: str) -> None:
+    """Compute one reproduced table (computed values beside the paper's, paper_<column>)."""
+    from privlab.proofs.ledger import default_ledger
+
+    ledger = default_ledger()
+    if list_ids or table_id is None:
+        ids = sorted(ledger.tables())
+        emit(ids, "json" if fmt == "json" else "table", "\n".join(ids))
+        return
+    t = ledger.table(table_id).to_dict()
+    if fmt == "csv":
+        buf = io.StringIO()
+        w = csv.DictWriter(buf, fieldnames=t["columns"], extrasaction="ignore")
+        w.writeheader()
+        w.writerows(t["rows"])
+        click.echo(buf.getvalue(), nl=False)
+        return
+    emit(t, fmt, lambda: "\n".join([f"{t['id']} — {t['source']}", "",
+                                    text_table(t["rows"], t["columns"]), "",
+                                    *(f"note: {n}" for n in t["notes"])]))
+
+
+def _cert_text(c: dict[str, Any]) -> str:
+    lines = [f"{c['mechanism']} {c['parameters']}",
+             f"guarantee: {c['guarantee']}",
+             f"certificate: {'HOLDS' if c['holds'] else 'DOES NOT HOLD'}"]
+    for chk in c["checks"]:
+        lines.append(f"  [{'ok' if chk['holds'] else 'FAIL'}] {chk['claim']}")
+        if chk.get("counterexample") is not None:
+            lines.append(f"      counterexample: {chk['counterexample']}")
+    for k, v in c["properties"].items():
+        lines.append(f"  {k}: {v}")
+    return "\n".join(lines)
+
+
+def _emit_certificate(cert: Any, fmt: str) -> None:
+    c = cert.to_dict()
+    emit(c, fmt, lambda: _cert_text(c))
+    sys.exit(EXIT_OK if c["holds"] else EXIT_FAILED)
+
+
+@click.group()
+def certify() -> None:
+    """Certificate for a parameter choice (exact checks; exit 1 when it does not hold)."""
+
+
+def _noise_options(f: Any) -> Any:
+    for opt in reversed((
+            click.option("--epsilon", type=float, required=True, help="Claimed ε (> 0)."),
+            click.option("--sensitivity", type=float, default=1.0, show_default=True,
+                         help="Sensitivity Δ of the query (> 0)."),
+            click.option("--neighbour", type=click.Choice(["substitute", "add/remove"]),
+                         default="substitute", show_default=True,
+                         help="Neighbour relation Δ was computed under."),
+            click.option("--no-safe", is_flag=True,
+                         help="Skip the floating-point-safe mode's exact check."),
+            format_option)):
+        f = opt(f)
+    return f
+
+
+@certify.command("staircase")
+@_noise_options
+@click.option("--d", type=float, default=None, help="Core half-width d ∈ [0, Δ] (default: "
+                                                    "optimal for --objective).")
+@click.option("--objective", type=click.Choice(["variance", "ci95", "abs"]), default="variance",
+              show_default=True)
+def certify_staircase(epsilon: float, sensitivity: float, neighbour: str, no_safe: bool,
+                      fmt: str, d: float | None, objective: str) -> None:
+    """Staircase noise (thesis §4.4 Theorem 1–2)."""
+    from privlab.verify.certify import certify_noise, make_noise
+
+    mech = make_noise("staircase", epsilon=epsilon, sensitivity=sensitivity, d=d,
+                      objective=objective, neighbour=neighbour)
+    _emit_certificate(certify_noise(mech, safe=not no_safe), fmt)
+
+
+@certify.command("laplace")
+@_noise_options
+def certify_laplace(epsilon: float, sensitivity: float, neighbour: str, no_safe: bool,
+                    fmt: str) -> None:
+    """Laplace noise of scale Δ/ε."""
+    from privlab.verify.certify import certify_noise, make_noise
+
+    mech = make_noise("laplace", epsilon=epsilon, sensitivity=sensitivity, neighbour=neighbour)
+    _emit_certificate(certify_noise(mech, safe=not no_safe), fmt)
+
+
+def _floats(name: str, text: str | None) -> tuple[float, ...] | None:
+    if text is None:
+        return None
+    try:
+        return tuple(float(x) for x in text.split(","))
+    except ValueError:
+        raise click.BadParameter(f"{name}={text!r} must be comma-separated numbers") from None
+
+
+@certify.command("box-staircase")
+@click.option("--epsilon", type=float, required=True, help="Claimed ε (> 0).")
+@click.option("--sensitivity", required=True, help="Box half-widths s_1,…,s_d.")
+@click.option("--core", default=None, help="Core half-widths z_1,…,z_d (default: optimal for "
+                                           "--objective).")
+@click.option("--objective", default="variance", show_default=True,
+              help="variance | volume95 | volume99 | volume90.")
+@format_option
+def certify_box(epsilon: float, sensitivity: str, core: str | None, objective: str,
+                fmt: str) -> None:
+    """Box-staircase noise for a box sensitivity set (thesis §4.5 Theorem 3)."""
+    from privlab.verify.multivariate_cert import certify_box_staircase
+
+    s = _floats("--sensitivity", sensitivity)
+    assert s is not None
+    _emit_certificate(certify_box_staircase(epsilon, s, _floats("--core", core), objective), fmt)

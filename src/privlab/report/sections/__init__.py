@@ -1,0 +1,1 @@
+"""Report sections of the default workload (one module per mechanism family)."""

@@ -1,0 +1,106 @@
+"""CLI contract (DESIGN.md §4): JSON alone on stdout, exit codes 0/1/2, errors without
+traceback naming the parameter, atomic report directory."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from privlab.cli import main
+from privlab.proofs.ledger import default_ledger
+from privlab.report import build
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_certify_staircase_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "certify", "staircase", "--epsilon", "2", "--format", "json")
+    cert = json.loads(out)  # stdout is exactly one JSON document
+    assert code == 0 and cert["holds"] is True
+    assert cert["guarantee"] == {"kind": "pure", "epsilon": 2.0, "delta": 0.0,
+                                 "neighbour": "substitute"}
+    assert {c["holds"] for c in cert["checks"]} == {True} and len(cert["checks"]) == 4
+    # the variance-optimal member beats Laplace at ε = 2 (ratio from the closed forms)
+    assert cert["properties"]["ratio_to_laplace"]["variance"] < 1
+
+
+def test_certify_broken_parameters_exit_1(capsys: pytest.CaptureFixture[str]) -> None:
+    # d outside [0, Δ] is rejected as bad input (exit 2) ...
+    code, out, err = run(capsys, "certify", "staircase", "--epsilon", "1", "--d", "1.5")
+    assert code == 2 and out == "" and "d=1.5" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("args,needle", [
+    (("certify", "staircase", "--epsilon", "-1"), "epsilon=-1.0 must be > 0"),
+    (("certify", "laplace", "--epsilon", "1", "--sensitivity", "0"), "sensitivity=0.0"),
+    (("certify", "box-staircase", "--epsilon", "1", "--sensitivity", "1,x"), "--sensitivity"),
+    (("table", "no-such-table"), "table id='no-such-table' is unknown"),
+    (("claims", "--id", "thesis:nope"), "claim id='thesis:nope' is unknown"),
+    (("verify", "--data-dir", "/nonexistent/dir"), "/nonexistent/dir"),
+])
+def test_bad_input_exit_2_no_traceback(capsys: pytest.CaptureFixture[str], args: tuple[str, ...],
+                                       needle: str) -> None:
+    code, out, err = run(capsys, *args)
+    assert code == 2, (code, out, err)
+    assert needle in err and "Traceback" not in err and out == ""
+
+
+def test_table_json_is_the_ledger_table(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "table", "thesis-4.1", "--format", "json")
+    assert code == 0
+    assert json.loads(out) == json.loads(json.dumps(default_ledger().table("thesis-4.1")
+                                                    .to_dict()))
+
+
+def test_claims_filter(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "claims", "--id", "thesis:table-4.2", "--id", "thesis:def-9",
+                       "--format", "json")
+    rows = json.loads(out)
+    assert code == 0 and [r["id"] for r in rows] == ["thesis:table-4.2", "thesis:def-9"]
+    # Table 4.2 is refuted by a counterexample (printed digits truncated, not rounded)
+    assert rows[0]["status"] == "refuted" and rows[0]["counterexample"] is not None
+
+
+def test_verify_quick_writes_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out_dir = tmp_path / "rep"
+    code, out, err = run(capsys, "verify", "--quick", "--out", str(out_dir), "--format", "json")
+    summary = json.loads(out)
+    report = json.loads((out_dir / "report.json").read_text())
+    assert code == (0 if report["summary"]["ok"] else 1) == 0, summary
+    assert {"privlab_version", "seed", "generated", "claims", "tables", "audits"} <= set(report)
+    assert all(c["status"] in ("verified", "confirmed", "refuted", "inconclusive")
+               for c in report["claims"])
+    assert report["tables"]["thesis-4.1"]["columns"]
+    for f in (s for sec in report["sections"] for s in sec["figures"]):
+        assert (out_dir / f["file"]).stat().st_size > 1000
+    assert (out_dir / "report.md").read_text().startswith("# privlab verification report")
+    assert "<html>" in (out_dir / "report.html").read_text()
+    controls = [a for a in report["audits"] if a["control"]]
+    assert controls and all(a["verdict"] == "violation" for a in controls)
+    assert "claim 1/" in err  # progress goes to stderr
+
+
+def test_failing_section_fails_verify_and_interrupt_keeps_old_report(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out_dir = tmp_path / "rep"
+    ledger = default_ledger()
+    monkeypatch.setattr(ledger, "run", lambda **kw: [])
+    monkeypatch.setattr(ledger, "tables", dict)
+    rep = build.run_verify(out_dir, ledger=ledger, sections=("privlab.report.sections.nope",))
+    assert rep["summary"]["ok"] is False  # a section that cannot run is a failed guarantee
+    before = (out_dir / "report.json").read_bytes()
+
+    def boom(*a: object, **k: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(build, "build_sections", boom)
+    with pytest.raises(KeyboardInterrupt):
+        build.run_verify(out_dir, ledger=ledger)
+    assert (out_dir / "report.json").read_bytes() == before  # untouched
+    assert [p.name for p in tmp_path.iterdir()] == ["rep"]  # no temp directory left behind
