@@ -204,17 +204,37 @@ class Staircase(SymmetricNoise):
 
     # ---- sampling ---------------------------------------------------------------------------
     def sample(self, shape: Any = (), *, rng: RngLike = None) -> Array:
-        """Exact inverse-CDF sampler, one uniform per draw, vectorized.
+        """Exact inverse-CDF sampler, one uniform per draw, vectorized and in place.
 
-        u ∈ [0, 1) gives the sign (u < ½) and v = |2u − 1| = P(|Y| ≤ a); on the tail,
-        E = log(1 − p0) − log(1 − v) ~ Exp(1) conditionally, the step is ⌊E/ε⌋ and the position
-        in the step (1 − e^{−(E − iε)})/(1 − e^{−ε}).
+        u ∈ [0, 1) gives the sign (u < ½) and v = |2u − 1| = P(|Y| ≤ a); on the core
+        a = v·d/p0; on the tail, E = log(1 − p0) − log(1 − v) ~ Exp(1) conditionally, the step
+        is ⌊E/ε⌋ and the position in the step (1 − e^{−(E − iε)})/(1 − e^{−ε}).  Transcendental
+        functions run on the tail draws only; v = 1 (u = 0, probability 2^-53) is clamped to
+        the largest double below 1.  Same stream and same values as :meth:`icdf`.
         """
         shape = _check_shape(shape)
         gen = as_generator(rng)
-        u = gen.random(shape)
-        w = 2.0 * u - 1.0
-        return np.copysign(self._abs_icdf(np.abs(w)), w)
+        p0, d, w, rate = self.p0, self.d, self.width, self.rate
+        x = gen.random(math.prod(shape))          # same stream as gen.random(shape)
+        x *= 2.0
+        x -= 1.0                                   # x = 2u − 1 carries the sign
+        v = np.abs(x)
+        tail = v > p0
+        t = np.minimum(v[tail], np.nextafter(1.0, 0.0))
+        np.negative(t, out=t)
+        np.log1p(t, out=t)
+        np.subtract(math.log1p(-p0), t, out=t)     # E
+        i = np.floor(t / rate)
+        t -= i * rate
+        np.negative(t, out=t)
+        np.expm1(t, out=t)
+        t /= math.expm1(-rate)                     # position in the step, in [0, 1)
+        t += i
+        t *= w
+        t += d
+        v *= d / p0 if p0 > 0 else 0.0
+        v[tail] = t
+        return np.copysign(v, x, out=v).reshape(shape)[()]
 
     # ---- exact structure for the checkers ---------------------------------------------------
     def _mp(self) -> tuple[Any, Any, Any, Any]:
