@@ -24,6 +24,7 @@ from privlab.errors import InvalidParameter
 from privlab.types import CheckResult, Claim, Method, Status, Table, jsonable, status_of
 
 MODULES: tuple[str, ...] = (
+    "privlab.proofs.privlab_own",
     "privlab.proofs.thesis_ch4",
     "privlab.proofs.thesis_sec45",
 )
