@@ -59,7 +59,7 @@ def verify(out_dir: Path, quick: bool, data_dir: Path | None, seed: int, fmt: st
 
     def text() -> str:
         lines = [f"report: {out_dir}/report.md (.html, .json, figures/)",
-                 f"claims: " + ", ".join(f"{v} {k}" for k, v in s["claims"].items()),
+                 "claims: " + ", ".join(f"{v} {k}" for k, v in s["claims"].items()),
                  f"guarantees: {s['guarantees_holding']}/{s['guarantees']} hold"]
         lines += [f"  FAILED: {g['description']}" for g in report["guarantees"]
                   if not g["holds"]]
