@@ -8,6 +8,7 @@ hold (failed certificate, audit violation of a correct mechanism, failed report 
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -24,9 +25,13 @@ seed_option = click.option("--seed", type=click.IntRange(min=0), default=0, show
                            help="Seed of every random stream (same seed, same output).")
 
 
+_T0 = time.monotonic()
+
+
 def progress(msg: str) -> None:
-    """Progress and logs go to stderr (stdout is reserved for the result)."""
-    click.echo(msg, err=True)
+    """Progress and logs go to stderr (stdout is reserved for the result), with elapsed time."""
+    t = int(time.monotonic() - _T0)
+    click.echo(f"[{t // 60:02d}:{t % 60:02d}] {msg}", err=True)
 
 
 def emit(obj: Any, fmt: str, text: str | Callable[[], str]) -> None:
