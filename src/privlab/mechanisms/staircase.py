@@ -5,7 +5,10 @@ Thesis §4.4, Theorem 1: with r = e^{−ε}, Δ the L1 sensitivity and d ∈ [0,
     f(x) = M0              for |x| ≤ d,
     f(x) = M0 · r^{i+1}    for d + iΔ < |x| ≤ d + (i+1)Δ,  i = 0, 1, 2, …
 
-(the thesis indexes the steps from i ∈ ℕ = {1, 2, …} with M0·e^{−iε}; the same density).
+The thesis prints M0·e^{−iε} on [d + iΔ, d + (i+1)Δ], i ∈ ℕ: neither reading of ℕ gives a
+normalised ε-DP density consistent with its own M0–d relation (ledger claim
+``thesis:thm-1-indexing``, refuted); the height above, one step lower, is the one the M0–d
+relation and the variance formula of §4.4 imply.
 Normalisation gives the M0–d relation printed after Theorem 2,
 
     d = (1 − r − 2·M0·r·Δ) / (2(1 − r)·M0)   ⇔   M0 = (1 − r) / (2(d(1 − r) + rΔ)).
