@@ -14,6 +14,7 @@ import click
 
 from privlab import __version__
 from privlab.commands import core
+from privlab.commands import refinement as refinement_cmds
 from privlab.commands._common import EXIT_USAGE
 from privlab.errors import PrivlabError
 
@@ -32,6 +33,8 @@ cli.add_command(core.verify)
 cli.add_command(core.claims)
 cli.add_command(core.table)
 cli.add_command(core.certify)
+core.certify.add_command(refinement_cmds.certify_refinement)
+cli.add_command(refinement_cmds.session)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -27,6 +27,7 @@ MODULES: tuple[str, ...] = (
     "privlab.proofs.privlab_own",
     "privlab.proofs.thesis_ch4",
     "privlab.proofs.thesis_sec45",
+    "privlab.proofs.thesis_ch5",
 )
 """Proof modules of the default ledger (one line per module)."""
 

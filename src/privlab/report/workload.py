@@ -18,6 +18,7 @@ from privlab.report.section import Context, Guarantee, Section
 SECTIONS: tuple[str, ...] = (
     "privlab.report.sections.univariate",
     "privlab.report.sections.multivariate",
+    "privlab.report.sections.refinement",
 )
 
 
