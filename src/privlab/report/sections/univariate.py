@@ -82,14 +82,16 @@ def _savings() -> Table:
 
 
 def _fig_densities(path: Any) -> None:
-    x = np.linspace(-4, 4, 2001)
-    fig, ax = plt.subplots(figsize=(7, 3.6))
-    lap = Laplace(epsilon=EPS)
-    ax.plot(x, lap.pdf(x), label="Laplace(Δ/ε)", color="k")
-    ax.plot(x, Staircase.from_laplace(lap).pdf(x), label="§4.3 redistribution (d = m)", ls="--")
-    ax.plot(x, Staircase.optimal(EPS).pdf(x), label="optimal staircase (variance)")
-    ax.set(xlabel="noise y", ylabel="density", title="ε = 1, Δ = 1 (cf. thesis Fig. 4.1)")
-    ax.legend(fontsize=8)
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
+    for ax, e in zip(axes, (EPS, 5.0), strict=True):
+        x = np.linspace(-4 / e, 4 / e, 2001) if e > 1 else np.linspace(-4, 4, 2001)
+        lap = Laplace(epsilon=e)
+        ax.plot(x, lap.pdf(x), label="Laplace(Δ/ε)", color="k")
+        ax.plot(x, Staircase.from_laplace(lap).pdf(x), label="§4.3 redistribution (d = m)",
+                ls="--")
+        ax.plot(x, Staircase.optimal(e).pdf(x), label="optimal staircase (variance)", lw=1)
+        ax.set(xlabel="noise y", ylabel="density", title=f"ε = {e:g}, Δ = 1 (cf. Fig. 4.1)")
+        ax.legend(fontsize=7)
     save_figure(fig, path)
 
 
@@ -173,7 +175,7 @@ def build(ctx: Context) -> Section:
     figs = []
     for file, fn, cap in (
             ("univariate_densities", _fig_densities, "Laplace, the §4.3 redistribution and the "
-                                                     "variance-optimal staircase (ε = Δ = 1)"),
+                                                     "variance-optimal staircase (ε = 1 and 5)"),
             ("univariate_variance_vs_d", lambda p: _fig_vs_d(p, "variance"),
              "Staircase variance over Laplace's as d varies"),
             ("univariate_ci_vs_d", lambda p: _fig_vs_d(p, "ci"),
