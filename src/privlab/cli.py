@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import click
 
 from privlab import __version__
+from privlab.commands import audit as audit_cmds
 from privlab.commands import core
 from privlab.commands import refinement as refinement_cmds
 from privlab.commands._common import EXIT_USAGE
@@ -35,6 +36,7 @@ cli.add_command(core.table)
 cli.add_command(core.certify)
 core.certify.add_command(refinement_cmds.certify_refinement)
 cli.add_command(refinement_cmds.session)
+cli.add_command(audit_cmds.audit)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -8,17 +8,19 @@ P(M(D) ∈ S) ≤ e^ε · P(M(D') ∈ S) + δ.  Hence for any *fixed* S and any 
 and replacing the two probabilities by a lower confidence bound of the first and an upper
 confidence bound of the second gives a lower bound on ε that holds with the joint confidence.
 
-Method (``samples`` = n outputs per side; everything streamed in chunks, memory
-O(chunk + cells), never O(n)):
+Method (``samples`` = n outputs per side; everything streamed in blocks of ``chunk`` outputs,
+memory O(chunk + cells), never O(n); blocks run on ``workers`` local processes or a Dask
+cluster with the same result for the same seed, see :mod:`privlab.audit.sampling`):
 
-1. *Pilot* (n_p = min(n_sel, 10⁴) per side, first part of the selection budget): pooled
-   quantiles (``bins``, default 200) plus isolated atoms fix a partition of ℝ
-   (:mod:`privlab.audit.events`).
+1. *Pilot* (n_p = min(n_sel, 10⁴) per side, first part of the selection budget): for every
+   feature φ of the output (:mod:`privlab.audit.features`: the value itself; coordinates, sum,
+   max, argmax and tie patterns of vectors; float low bits when asked) pooled quantiles
+   (``bins``, default 200) plus isolated atoms fix a partition of ℝ (:mod:`privlab.audit.events`).
 2. *Selection* (n_sel = ⌈selection_fraction · n⌉ per side, default 0.3, pilot included, drawn
    as two independent halves): histograms of both sides over the partition; every threshold
    {Y > t}, {Y ≤ t}, single cell and likelihood-ratio level set (ordered on one half, counted
-   on the other), in both directions, is scored by a conservative prediction of step 3's bound
-   and the best event S* is kept.
+   on the other), of every feature, in both directions, is scored by a conservative prediction
+   of step 3's bound and the best event S* is kept.
 3. *Estimation* (n_est = n − n_sel fresh samples per side, independent streams): counts k_a, k_b
    of S* (the side where S* was more likely at selection is called "a" below); one-sided
    Clopper–Pearson bounds (:mod:`privlab.audit.bounds`) p_a ≥ L_a and p_b ≤ U_b, each at level
@@ -41,6 +43,17 @@ event has zero hits under one side and at least ``LEAK_MIN_COUNT`` under the oth
 
 ``delta_lower_bound``: when ε is claimed, max(0, L_a − e^ε·U_b) — a lower bound (same
 confidence) on the δ the mechanism needs at the claimed ε, for the chosen event.
+
+(ε, δ) form.  ``objective="delta"`` selects the event maximising the predicted lower bound on
+δ(ε) = P_a(S) − e^ε P_b(S) at ε = ``claimed_epsilon`` and bounds it with the exact test of
+:mod:`privlab.audit.diffbound` (one test at level 1 − α, no Bonferroni split), so
+``delta_lower_bound`` is a (1 − α) lower bound on the δ the mechanism needs at that ε and the
+verdict is "violation" iff it exceeds the claimed ``delta``.  With the default
+``objective="epsilon"`` ``epsilon_lower_bound`` is a lower bound on ε at the given ``delta``.
+
+Error budget (one overall confidence): α = 1 − confidence is spent once, on the estimation of
+the single selected event (α/2 per side for the ε bound; α for the δ test, of which α/20 goes
+to the nuisance interval).  Pilot and selection spend none: they only choose the event.
 """
 
 from __future__ import annotations
@@ -55,20 +68,27 @@ import numpy as np
 from numpy.typing import NDArray
 
 from privlab import _validate as v
-from privlab._rng import RngLike, as_generator
+from privlab._rng import RngLike
 from privlab.audit import events as ev
+from privlab.audit import features as ft
+from privlab.audit import sampling as sp
 from privlab.audit.bounds import cp_lower, cp_upper
+from privlab.audit.diffbound import delta_lower
 from privlab.errors import InvalidParameter
 from privlab.types import CheckResult, Method, jsonable
 
 Sampler = Callable[[int, np.random.Generator], Any]
+Progress = Callable[[str], Any]
 
 MIN_SAMPLES = 1000
 PILOT_MAX = 10_000
 LEAK_MIN_COUNT = 50
 VERDICTS = ("consistent", "violation")
+OBJECTIVES = ("epsilon", "delta")
+SELECTION_FRACTION = {"epsilon": 0.3, "delta": 0.1}
+SELECT_LEVEL = 0.05
 
-__all__ = ["AuditResult", "audit_mechanism", "audit_pair"]
+__all__ = ["AuditResult", "audit_pair"]
 
 
 def _in_unit(name: str, x: Any) -> float:
@@ -97,13 +117,16 @@ class AuditResult:
     verdict: str | None = attrs.field(default=None, validator=_opt_verdict)
     structural_leak: bool = False
     counterexample: Mapping[str, Any] | None = None
-    """The event achieving ε_lb: neighbour pair, event, counts, probabilities and CP bounds
-    (a counterexample to the claim when ``verdict == "violation"``)."""
+    """The event achieving the bound: neighbour pair, feature, event, counts, probabilities
+    and CP bounds (a counterexample to the claim when ``verdict == "violation"``); replayable
+    with :func:`privlab.audit.replay`."""
     selection_samples: int = 0
     estimation_samples: int = 0
     candidates: int = 0
     pairs: tuple[Mapping[str, Any], ...] = ()
     """Per input pair: {"inputs": [a, b], "epsilon_lower_bound": …} (audit_mechanism)."""
+    objective: str = "epsilon"
+    features: tuple[str, ...] = ()
 
     @property
     def false_alarm_rate(self) -> float:
@@ -116,57 +139,31 @@ class AuditResult:
             "mechanism": self.mechanism, "epsilon_claimed": self.claimed_epsilon,
             "epsilon_lower_bound": self.epsilon_lower_bound, "confidence": self.confidence,
             "samples": self.samples, "verdict": self.verdict, "delta": self.delta,
-            "delta_lower_bound": self.delta_lower_bound,
+            "delta_lower_bound": self.delta_lower_bound, "objective": self.objective,
             "structural_leak": self.structural_leak,
             "false_alarm_rate": self.false_alarm_rate if self.verdict else None,
             "selection_samples": self.selection_samples,
             "estimation_samples": self.estimation_samples, "candidates": self.candidates,
+            "features": list(self.features),
             "seconds": self.seconds, "method": "audit", "pairs": list(self.pairs),
             "counterexample": self.counterexample})
 
     def as_check(self) -> CheckResult:
         """As a :class:`CheckResult` (method "audit"; undecided when nothing was claimed)."""
         holds = self.verdict != "violation"
+        claim = (f"{self.mechanism} is ({self.claimed_epsilon}, {self.delta})-DP" if self.delta
+                 else f"{self.mechanism} is {self.claimed_epsilon}-DP")
         return CheckResult(
-            holds=holds, claim=f"{self.mechanism} is {self.claimed_epsilon}-DP",
-            value=self.epsilon_lower_bound, evidence=self.to_dict(),
+            holds=holds, claim=claim, value=self.epsilon_lower_bound, evidence=self.to_dict(),
             counterexample=None if holds else dict(self.counterexample or {}),
             method=Method.AUDIT, decided=self.verdict is not None)
 
 
 # --------------------------------------------------------------------------------------------
-def _draw(sampler: Sampler, name: str, n: int, gen: np.random.Generator) -> NDArray[np.float64]:
-    out = sampler(n, gen)
-    arr = np.asarray(out)
-    if arr.shape != (n,):
-        raise InvalidParameter(f"{name} returned an array of shape {arr.shape} for n={n}; "
-                               f"expected shape ({n},) of scalar outputs")
-    if arr.dtype.kind not in "biuf":
-        raise InvalidParameter(f"{name} returned dtype {arr.dtype}; expected real numbers")
-    y = arr.astype(np.float64, copy=False)
-    if np.isnan(y).any():
-        raise InvalidParameter(f"{name} returned NaN outputs")
-    return y
-
-
-def _stream(sampler: Sampler, name: str, n: int, gen: np.random.Generator, chunk: int,
-            part: ev.Partition) -> NDArray[np.int64]:
-    """Histogram of n outputs over ``part``, drawn ``chunk`` at a time."""
-    hist = np.zeros(part.ncells, dtype=np.int64)
-    done = 0
-    while done < n:
-        m = min(chunk, n - done)
-        hist += part.histogram(_draw(sampler, name, m, gen))
-        done += m
-    return hist
-
-
-def _children(gen: np.random.Generator, k: int) -> list[np.random.Generator]:
-    try:
-        return list(gen.spawn(k))
-    except (TypeError, ValueError):  # bit generator without a SeedSequence
-        seeds = gen.integers(0, 2**63, size=(k, 4), dtype=np.uint64)
-        return [np.random.default_rng(np.random.SeedSequence(s.tolist())) for s in seeds]
+def _children(gen: Any, k: int) -> list[np.random.SeedSequence]:
+    """k independent streams from ``gen`` (a Generator, SeedSequence, int or None)."""
+    root = sp.root_seed(gen)
+    return [sp.child(root, i) for i in range(k)]
 
 
 def _check_common(samples: Any, confidence: Any, chunk: Any, bins: Any,
@@ -180,151 +177,176 @@ def _check_common(samples: Any, confidence: Any, chunk: Any, bins: Any,
     nb = v.positive_int("bins", bins)
     if nb < 2:
         raise InvalidParameter(f"bins={bins!r} must be >= 2")
-    frac = v.in_open("selection_fraction", selection_fraction, 0.0, 1.0)
+    frac = 0.3 if selection_fraction is None else \
+        v.in_open("selection_fraction", selection_fraction, 0.0, 1.0)
     eps = None if claimed_epsilon is None else v.non_negative("claimed_epsilon", claimed_epsilon)
     return n, conf, ch, nb, frac, eps
+
+
+def score_delta(big: Any, small: Any, n_sel: Any, n_est: int, alpha: float,
+                c: float) -> NDArray[np.float64]:
+    """Predicted δ bound at e^ε = c: one-sided CP bounds of the selection counts at level
+    ``SELECT_LEVEL`` (about 1.6 standard errors: enough to damp the winner's curse of noisy
+    candidates, less than the α/2 used for ε, which would favour low-variance events) minus the
+    normal width of the estimation step."""
+    pb = cp_lower(big, n_sel, SELECT_LEVEL)
+    ps = cp_upper(small, n_sel, SELECT_LEVEL)
+    sd = np.sqrt((pb * (1 - pb) + c * c * ps * (1 - ps)) / n_est)
+    return np.asarray(pb - c * ps - 1.645 * sd, dtype=float)
+
+
+def _select(hists: dict[str, list[Any]], feats: Sequence[str], n_est: int, alpha: float,
+            dl: float, objective: str, c: float) -> tuple[int, Any, int, bool, float, int]:
+    """Best (feature, candidate, direction) over all features; also the number of candidates."""
+    best: tuple[float, int, Any, int, bool] | None = None
+    total = 0
+    for i in range(len(feats)):
+        cands = ev.candidates((hists["a1"][i], hists["a2"][i]), (hists["b1"][i], hists["b2"][i]))
+        total += 2 * len(cands)
+        for forward in (True, False):
+            big, small = (cands.count_a, cands.count_b) if forward else \
+                (cands.count_b, cands.count_a)
+            if objective == "delta":
+                s = score_delta(big, small, cands.n, n_est, alpha, c)
+            else:
+                s = ev.score(big, small, cands.n, n_est, alpha, dl)
+            j = int(np.argmax(s))
+            if best is None or s[j] > best[0]:
+                best = (float(s[j]), i, cands, j, forward)
+    assert best is not None
+    sc, i, cands, j, forward = best
+    return i, cands, j, forward, sc, total
 
 
 def audit_pair(sample_a: Sampler, sample_b: Sampler, *, samples: int, confidence: float = 0.95,
                delta: float = 0.0, claimed_epsilon: float | None = None, rng: RngLike = None,
                chunk: int = 2**18, name: str = "pair", bins: int = 200,
-               selection_fraction: float = 0.3,
-               neighbours: Sequence[Any] | None = None) -> AuditResult:
+               selection_fraction: float | None = None,
+               neighbours: Sequence[Any] | None = None, objective: str = "epsilon",
+               features: ft.FeatureMap | None = None, float_bits: bool = False,
+               workers: int | None = 1, scheduler: Any = None,
+               spec: Mapping[str, Any] | None = None,
+               progress: Progress | None = None) -> AuditResult:
     """Lower-bound the privacy loss between two output distributions (module docstring).
 
-    ``sample_a(n, rng)`` / ``sample_b(n, rng)`` return n real outputs (shape ``(n,)``) of the
-    mechanism on the two neighbouring inputs.  ``samples`` per side are split into selection
-    (``selection_fraction``, pilot included) and estimation.  ``neighbours`` only labels the
-    pair in the counterexample.  Same ``rng`` seed and ``chunk`` → identical result.
+    ``sample_a(n, rng)`` / ``sample_b(n, rng)`` return n outputs of the mechanism on the two
+    neighbouring inputs: shape ``(n,)`` (real, integer or categorical codes) or ``(n, d)``
+    (vectors).  ``features`` is an optional user map from a batch of outputs to ``(n,)`` or
+    ``(n, k)`` reals (data-set-valued outputs); ``float_bits`` adds the floating-point low-bit
+    features (audits the implementation, see :mod:`privlab.audit.features`).
+    ``objective="delta"`` bounds δ at ε = ``claimed_epsilon`` instead of ε at ``delta``.
+    ``samples`` per side are split into selection (``selection_fraction``, default 0.3 for ε and
+    0.1 for δ, pilot included) and estimation.  ``neighbours`` labels the pair and ``spec``
+    names the mechanism in the counterexample (for replay).  ``workers`` local processes
+    (None: all cores) or a Dask ``scheduler`` address: the same ``rng`` seed and ``chunk`` give
+    the identical result for any number of workers.
     """
     t0 = time.perf_counter()
+    v.one_of("objective", objective, OBJECTIVES)
+    if selection_fraction is None:
+        selection_fraction = SELECTION_FRACTION[objective]
     n, conf, ch, nb, frac, eps = _check_common(samples, confidence, chunk, bins,
                                                selection_fraction, claimed_epsilon)
     dl = v.in_closed("delta", delta, 0.0, 1.0)
     if dl >= 1.0:
         raise InvalidParameter(f"delta={delta!r} must be < 1")
+    if objective == "delta" and eps is None:
+        raise InvalidParameter("objective='delta' needs claimed_epsilon (the ε at which δ is "
+                               "bounded)")
     for nm, s in (("sample_a", sample_a), ("sample_b", sample_b)):
         if not callable(s):
             raise InvalidParameter(f"{nm}={s!r} must be a callable (n, rng) -> array")
+    if features is not None and not callable(features):
+        raise InvalidParameter(f"features={features!r} must be a callable outputs -> array")
+    nw = sp.check_workers(workers)
+    say = progress or (lambda _m: None)
     alpha = 1.0 - conf
+    c = math.exp(eps) if eps is not None else 1.0
     # streams: pilot a/b, selection half 1 a/b, selection half 2 a/b, estimation a/b
-    gens = _children(as_generator(rng), 8)
+    seqs = _children(rng, 8)
     n_sel = min(n - 2, max(2, math.ceil(frac * n)))
     n_est = n - n_sel
     n_h1 = (n_sel + 1) // 2
     n_pil = min(n_h1, PILOT_MAX)
 
-    # 1. pilot -> partition
-    pil_a = _draw(sample_a, "sample_a", n_pil, gens[0])
-    pil_b = _draw(sample_b, "sample_b", n_pil, gens[1])
-    part = ev.build_partition(np.concatenate([pil_a, pil_b]), nb)
-    # 2. selection, in two independent halves (the pilot belongs to the first)
-    a1 = part.histogram(pil_a) + _stream(sample_a, "sample_a", n_h1 - n_pil, gens[2], ch, part)
-    b1 = part.histogram(pil_b) + _stream(sample_b, "sample_b", n_h1 - n_pil, gens[3], ch, part)
-    del pil_a, pil_b
-    a2 = _stream(sample_a, "sample_a", n_sel - n_h1, gens[4], ch, part)
-    b2 = _stream(sample_b, "sample_b", n_sel - n_h1, gens[5], ch, part)
-    cands = ev.candidates((a1, a2), (b1, b2))
-    s_ab = ev.score(cands.count_a, cands.count_b, cands.n, n_est, alpha, dl)
-    s_ba = ev.score(cands.count_b, cands.count_a, cands.n, n_est, alpha, dl)
-    j_ab, j_ba = int(np.argmax(s_ab)), int(np.argmax(s_ba))
-    forward = s_ab[j_ab] >= s_ba[j_ba]
-    j = j_ab if forward else j_ba
-    mask = cands.mask(j, part.ncells)
-    # 3. estimation on fresh, independent streams
-    ka = int(_stream(sample_a, "sample_a", n_est, gens[6], ch, part)[mask].sum())
-    kb = int(_stream(sample_b, "sample_b", n_est, gens[7], ch, part)[mask].sum())
+    # 1. pilot -> features and partitions
+    pil_a = sp.draw(sample_a, "sample_a", n_pil, seqs[0])
+    pil_b = sp.draw(sample_b, "sample_b", n_pil, seqs[1])
+    if pil_a.shape[1:] != pil_b.shape[1:]:
+        raise InvalidParameter(f"sample_a and sample_b return outputs of different shapes "
+                               f"{pil_a.shape[1:]} and {pil_b.shape[1:]}")
+    feats = ft.default_features(pil_a, float_bits=float_bits, user=features, other=pil_b)
+    fa, fb = ft.compute_all(feats, pil_a, features), ft.compute_all(feats, pil_b, features)
+    parts = [ev.build_partition(np.concatenate([x, y]), nb) for x, y in zip(fa, fb, strict=True)]
+    edges = [p.edges for p in parts]
+    say(f"{name}: pilot {n_pil}/side, {len(feats)} feature(s), selecting on {n_sel}/side")
+    with sp.Runner({"a": sample_a, "b": sample_b}, chunk=ch, workers=nw, scheduler=scheduler,
+                   user=features) as run:
+        # 2. selection, in two independent halves (the pilot belongs to the first)
+        hists: dict[str, list[Any]] = {
+            "a1": [p.histogram(x) for p, x in zip(parts, fa, strict=True)],
+            "b1": [p.histogram(x) for p, x in zip(parts, fb, strict=True)]}
+        del pil_a, pil_b, fa, fb
+        for key, side, m, seq in (("a1", "a", n_h1 - n_pil, seqs[2]),
+                                  ("b1", "b", n_h1 - n_pil, seqs[3])):
+            more = run.histograms(side, m, seq, feats, edges)
+            hists[key] = [h + x for h, x in zip(hists[key], more, strict=True)]
+        hists["a2"] = run.histograms("a", n_sel - n_h1, seqs[4], feats, edges)
+        hists["b2"] = run.histograms("b", n_sel - n_h1, seqs[5], feats, edges)
+        fi, cands, j, forward, sel_score, n_cands = _select(hists, feats, n_est, alpha, dl,
+                                                            objective, c)
+        part = parts[fi]
+        mask = cands.mask(j, part.ncells)
+        say(f"{name}: event chosen on feature {feats[fi]!r}; estimating on {n_est}/side")
+        # 3. estimation on fresh, independent streams (chosen feature only)
+        ka = int(run.histograms("a", n_est, seqs[6], [feats[fi]], [part.edges])[0][mask].sum())
+        kb = int(run.histograms("b", n_est, seqs[7], [feats[fi]], [part.edges])[0][mask].sum())
+    cex, res = _bounds(ka, kb, n_est, alpha, dl, eps, forward, objective)
+    cex.update({
+        "neighbours": list(neighbours) if neighbours is not None else ["a", "b"],
+        "feature": feats[fi], "event": ev.describe(cands, j, part),
+        "selection_score": sel_score, "objective": objective, "confidence": conf,
+        "claimed_epsilon": eps, "delta": dl, "float_bits": bool(float_bits),
+        "spec": dict(spec) if spec is not None else None})
+    say(f"{name}: eps_lb={res['eps_lb']:.4g} delta_lb={res['dlb']:.4g} "
+        f"({time.perf_counter() - t0:.1f} s)")
+    return AuditResult(mechanism=str(name), epsilon_lower_bound=res["eps_lb"],
+                       delta_lower_bound=res["dlb"], confidence=conf, samples=n,
+                       seconds=time.perf_counter() - t0, claimed_epsilon=eps, delta=dl,
+                       verdict=res["verdict"], structural_leak=res["leak"],
+                       counterexample=jsonable(cex), selection_samples=n_sel,
+                       estimation_samples=n_est, candidates=n_cands, objective=objective,
+                       features=tuple(feats))
+
+
+def _bounds(ka: int, kb: int, n_est: int, alpha: float, dl: float, eps: float | None,
+            forward: bool, objective: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Bounds for one fixed event from its estimation counts (also used by replay)."""
     k_big, k_small = (ka, kb) if forward else (kb, ka)
     lo = float(cp_lower(k_big, n_est, alpha / 2))
     hi = float(cp_upper(k_small, n_est, alpha / 2))
     eps_lb = math.log((lo - dl) / hi) if lo - dl > hi else 0.0
     leak = k_small == 0 and k_big >= LEAK_MIN_COUNT
-    verdict = None if eps is None else ("violation" if eps_lb > eps else "consistent")
-    dlb = 0.0 if eps is None else max(0.0, lo - math.exp(eps) * hi)
-
-    lo_a, hi_a = (cp_lower(ka, n_est, alpha / 2), cp_upper(ka, n_est, alpha / 2))
-    lo_b, hi_b = (cp_lower(kb, n_est, alpha / 2), cp_upper(kb, n_est, alpha / 2))
+    if eps is None:
+        dlb = 0.0
+    elif objective == "delta":
+        dlb = delta_lower(k_big, n_est, k_small, n_est, math.exp(eps), alpha)
+    else:
+        dlb = max(0.0, lo - math.exp(eps) * hi)
+    if eps is None:
+        verdict = None
+    elif objective == "delta":
+        verdict = "violation" if dlb > dl else "consistent"
+    else:
+        verdict = "violation" if eps_lb > eps else "consistent"
+    lo_a, hi_a = cp_lower(ka, n_est, alpha / 2), cp_upper(ka, n_est, alpha / 2)
+    lo_b, hi_b = cp_lower(kb, n_est, alpha / 2), cp_upper(kb, n_est, alpha / 2)
     cex = {
-        "neighbours": list(neighbours) if neighbours is not None else ["a", "b"],
         "direction": "a>b" if forward else "b>a",
-        "event": ev.describe(cands, j, part),
         "a": {"count": ka, "n": n_est, "p_hat": ka / n_est,
               "cp_lower": float(lo_a), "cp_upper": float(hi_a)},
         "b": {"count": kb, "n": n_est, "p_hat": kb / n_est,
               "cp_lower": float(lo_b), "cp_upper": float(hi_b)},
-        "cp_level_each": 1.0 - alpha / 2, "selection_score": float(max(s_ab[j_ab], s_ba[j_ba])),
-        "structural_leak": bool(leak),
-    }
-    return AuditResult(mechanism=str(name), epsilon_lower_bound=eps_lb, delta_lower_bound=dlb,
-                       confidence=conf, samples=n, seconds=time.perf_counter() - t0,
-                       claimed_epsilon=eps, delta=dl, verdict=verdict, structural_leak=leak,
-                       counterexample=jsonable(cex), selection_samples=n_sel,
-                       estimation_samples=n_est, candidates=2 * len(cands))
-
-
-def _check_inputs(inputs: Any, sensitivity: float) -> list[tuple[float, float]]:
-    if inputs is None:
-        return [(0.0, sensitivity)]
-    try:
-        pairs = [tuple(p) for p in inputs]
-    except TypeError:
-        raise InvalidParameter(f"inputs={inputs!r} must be a sequence of (a, b) pairs") from None
-    if not pairs:
-        raise InvalidParameter(f"inputs={inputs!r} must hold at least one (a, b) pair")
-    out = []
-    for i, p in enumerate(pairs):
-        if len(p) != 2:
-            raise InvalidParameter(f"inputs[{i}]={p!r} must be a pair (a, b)")
-        a, b = v.finite(f"inputs[{i}][0]", p[0]), v.finite(f"inputs[{i}][1]", p[1])
-        if abs(a - b) > sensitivity * (1 + 1e-12):
-            raise InvalidParameter(f"inputs[{i}]={p!r} differ by {abs(a - b):g} > "
-                                   f"sensitivity={sensitivity:g}: not neighbouring inputs")
-        out.append((a, b))
-    return out
-
-
-def audit_mechanism(mechanism: Any, *, samples: int, confidence: float = 0.95,
-                    claimed_epsilon: float | None = None, rng: RngLike = None,
-                    inputs: Sequence[tuple[float, float]] | None = None, chunk: int = 2**18,
-                    bins: int = 200, selection_fraction: float = 0.3) -> AuditResult:
-    """Audit an additive-noise mechanism (``.release(values, *, rng)``, ``.epsilon``,
-    ``.sensitivity``, ``.name``) on neighbouring query values.
-
-    Default pair: f(D) = 0 vs f(D') = Δ (the worst case for additive noise: a larger shift is
-    not a neighbour and a smaller one only lowers the loss of a log-concave or staircase law).
-    ``inputs`` gives explicit pairs; each is audited at level 1 − α/K and the max is reported.
-    ``claimed_epsilon=None`` means the mechanism's own claim, ``mechanism.epsilon``.
-    """
-    t0 = time.perf_counter()
-    for attr in ("release", "epsilon", "sensitivity"):
-        if not hasattr(mechanism, attr):
-            raise InvalidParameter(f"mechanism={mechanism!r} has no attribute {attr!r}")
-    _, conf, *_ = _check_common(samples, confidence, chunk, bins, selection_fraction,
-                                claimed_epsilon)
-    sens = v.positive("mechanism.sensitivity", mechanism.sensitivity)
-    claim = v.positive("mechanism.epsilon", mechanism.epsilon) if claimed_epsilon is None \
-        else float(claimed_epsilon)
-    pairs = _check_inputs(inputs, sens)
-    conf_each = 1.0 - (1.0 - conf) / len(pairs)
-    label = str(getattr(mechanism, "name", type(mechanism).__name__))
-    params = getattr(mechanism, "parameters", None)
-    if isinstance(params, Mapping):
-        label += "(" + ", ".join(f"{k}={float(x):.6g}" for k, x in params.items()) + ")"
-
-    def sampler(x: float) -> Sampler:
-        return lambda n, g: mechanism.release(np.full(n, x), rng=g)
-
-    results = []
-    for (a, b), g in zip(pairs, _children(as_generator(rng), len(pairs)), strict=True):
-        results.append(audit_pair(sampler(a), sampler(b), samples=samples, confidence=conf_each,
-                                  claimed_epsilon=claim, rng=g, chunk=chunk, name=label,
-                                  bins=bins, selection_fraction=selection_fraction,
-                                  neighbours=[a, b]))
-    best = max(results, key=lambda r: r.epsilon_lower_bound)
-    return attrs.evolve(
-        best, confidence=conf, seconds=time.perf_counter() - t0,
-        structural_leak=any(r.structural_leak for r in results),
-        delta_lower_bound=max(r.delta_lower_bound for r in results),
-        pairs=tuple({"inputs": [a, b], "epsilon_lower_bound": r.epsilon_lower_bound,
-                     "confidence": r.confidence, "structural_leak": r.structural_leak}
-                    for (a, b), r in zip(pairs, results, strict=True)))
+        "cp_level_each": 1.0 - alpha / 2, "structural_leak": bool(leak),
+        "epsilon_lower_bound": eps_lb, "delta_lower_bound": dlb}
+    return cex, {"eps_lb": eps_lb, "dlb": dlb, "leak": leak, "verdict": verdict}

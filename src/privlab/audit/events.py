@@ -200,3 +200,36 @@ def describe(cands: Candidates, j: int, part: Partition) -> dict[str, Any]:
     mask = cands.mask(j, part.ncells)
     return {"kind": "level_set", "cells": int(mask.sum()), "closed": "(lo, hi]",
             "intervals": _intervals(mask, part)}
+
+
+def _num(x: Any) -> float:
+    """A bound from JSON (``jsonable`` writes ±inf as the strings "inf" / "-inf")."""
+    return float(x)
+
+
+def _in(y: FloatArray, lo: Any, hi: Any) -> NDArray[np.bool_]:
+    """y ∈ (lo, hi], with the first cell (−∞, e_0] holding −∞ and the last holding +∞."""
+    a, b = _num(lo), _num(hi)
+    return ((y > a) | (a == -np.inf)) & ((y <= b) | (b == np.inf))
+
+
+def contains(event: dict[str, Any], y: FloatArray) -> NDArray[np.bool_]:
+    """Membership of each value of ``y`` in a described event (inverse of :func:`describe`)."""
+    from privlab.errors import InvalidParameter
+
+    y = np.asarray(y, dtype=float)
+    kind = event.get("kind") if isinstance(event, dict) else None
+    if kind == "threshold":
+        t = _num(event["t"])
+        return y > t if event["op"] == ">" else y <= t
+    if kind == "atom":
+        return y == _num(event["value"])
+    if kind == "cell":
+        return _in(y, event["lo"], event["hi"])
+    if kind == "level_set":
+        out = np.zeros(y.shape, dtype=bool)
+        for lo, hi in event["intervals"]:
+            out |= _in(y, lo, hi)
+        return out
+    raise InvalidParameter(f"event={event!r} is not an event description (kind threshold, "
+                           f"atom, cell or level_set)")

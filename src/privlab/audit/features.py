@@ -1,0 +1,180 @@
+"""Scalar features of mechanism outputs: how the auditor searches vector, categorical, integer,
+floating-point and data-set-valued outputs with one-dimensional events.
+
+An output batch is an array of shape ``(n,)`` (scalar outputs) or ``(n, d)`` (vector outputs:
+noisy histograms, the ⊤/⊥ answers of the sparse vector technique, …).  A *feature* is a named
+function φ mapping the batch to ``(n,)`` reals; an event of the auditor is {o : φ(o) ∈ S} with S
+a union of cells of φ's partition (:mod:`privlab.audit.events`).  Because φ is a fixed function
+of the output, such an event is an event of the mechanism's output and the DP inequality
+P(M(D) ∈ E) ≤ e^ε P(M(D') ∈ E) + δ applies to it: trying many features during *selection*
+costs nothing in soundness (only the chosen event is estimated, on fresh samples).
+
+Built-in features (names are part of the counterexample JSON, so replay recomputes them):
+
+* ``value`` — the output itself (scalar outputs);
+* ``x[i]`` — coordinate i; ``sum``, ``max``, ``min``, ``argmax`` (first index of the max) and
+  ``count_nonzero`` of a vector output;
+* ``proj[w_0,…,w_{d−1}]`` — the linear score o·w of a vector output, with w the difference of
+  the two sides' pilot means rounded to one decimal of its largest entry (a linear
+  classifier's level sets; it finds shifts spread over several coordinates, e.g. a histogram
+  under substitution, where two cells move in opposite directions);
+* ``pattern`` — the whole row of a discrete vector output as one category (a deterministic
+  64-bit polynomial hash of the integer row, so equality/tie patterns such as SVT's ⊤/⊥ strings
+  become atoms);
+* ``lowbits(F)`` — the floating-point structure of feature F: sign, binary exponent and the two
+  least significant mantissa bits as one category.  Mironov (CCS 2012) showed that the low bits
+  of a naive float release ``x + Y`` depend on x; this feature finds such leaks black-box.  It is
+  opt-in (``float_bits=True``) because it audits the *implementation*, not the mechanism's law.
+
+A user feature map ``f(outputs) -> (n,) or (n, k)`` (e.g. for data-set-valued outputs) gives
+features ``user[0]``, ``user[1]``, …; replay then needs the same map.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from privlab.errors import InvalidParameter
+
+FeatureMap = Callable[[NDArray[Any]], Any]
+MAX_COORDS = 16
+LOW_BITS = 2
+_COORD = re.compile(r"^x\[(\d+)\]$")
+_USER = re.compile(r"^user\[(\d+)\]$")
+_LOW = re.compile(r"^lowbits\((.+)\)$")
+_PROJ = re.compile(r"^proj\[([-0-9.,e]+)\]$")
+
+
+def check_batch(out: Any, name: str, n: int) -> NDArray[Any]:
+    """Validate one sampler batch: shape (n,) or (n, d), real or boolean, no NaN."""
+    arr = np.asarray(out)
+    if arr.ndim not in (1, 2) or arr.shape[0] != n or (arr.ndim == 2 and arr.shape[1] < 1):
+        raise InvalidParameter(f"{name} returned an array of shape {arr.shape} for n={n}; "
+                               f"expected shape ({n},) of scalar outputs or ({n}, d) of vectors")
+    if arr.dtype.kind not in "biuf":
+        raise InvalidParameter(f"{name} returned dtype {arr.dtype}; expected real numbers")
+    if arr.dtype.kind == "f" and np.isnan(arr).any():
+        raise InvalidParameter(f"{name} returned NaN outputs")
+    return arr
+
+
+def _projection(batch: NDArray[Any], other: NDArray[Any] | None) -> list[str]:
+    if other is None or batch.ndim != 2 or batch.shape[1] < 2:
+        return []
+    w = batch.mean(axis=0) - other.mean(axis=0)
+    top = float(np.max(np.abs(w)))
+    if not np.isfinite(top) or top == 0:
+        return []
+    r = np.round(w / top, 1)
+    if np.count_nonzero(r) < 2:
+        return []
+    return ["proj[" + ",".join(f"{x:g}" for x in r + 0.0) + "]"]
+
+
+def default_features(batch: NDArray[Any], *, float_bits: bool = False,
+                     user: FeatureMap | None = None,
+                     other: NDArray[Any] | None = None) -> tuple[str, ...]:
+    """The features searched for outputs like ``batch`` (a pilot batch of one side;
+    ``other`` is the other side's pilot, used by the ``proj`` feature)."""
+    if user is not None:
+        k = _user_matrix(user, batch).shape[1]
+        names = [f"user[{i}]" for i in range(k)]
+        return tuple(names + ([f"lowbits({x})" for x in names] if float_bits else []))
+    if batch.ndim == 1:
+        names = ["value"]
+    else:
+        d = batch.shape[1]
+        names = [f"x[{i}]" for i in range(min(d, MAX_COORDS))]
+        if d > 1:
+            names += ["sum", "max", "min", "argmax", "count_nonzero"]
+            names += _projection(batch, other)
+            if batch.dtype.kind in "biu" or np.array_equal(batch, np.round(batch)):
+                names.append("pattern")
+    if float_bits and batch.dtype.kind == "f":
+        names += [f"lowbits({x})" for x in names if x in ("value", "x[0]", "sum", "max")]
+    return tuple(names)
+
+
+def _user_matrix(user: FeatureMap, batch: NDArray[Any]) -> NDArray[np.float64]:
+    m = np.asarray(user(batch))
+    n = batch.shape[0]
+    if m.ndim == 1:
+        m = m[:, None]
+    if m.ndim != 2 or m.shape[0] != n or m.dtype.kind not in "biuf":
+        raise InvalidParameter(f"features returned an array of shape {m.shape}, dtype {m.dtype} "
+                               f"for {n} outputs; expected real ({n},) or ({n}, k)")
+    m = m.astype(np.float64)
+    if np.isnan(m).any():
+        raise InvalidParameter("features returned NaN")
+    return m
+
+
+def _pattern(batch: NDArray[Any]) -> NDArray[np.float64]:
+    rows = np.asarray(batch).reshape(batch.shape[0], -1).astype(np.int64)
+    h = np.zeros(rows.shape[0], dtype=np.uint64)
+    mult = np.uint64(1_000_003)
+    with np.errstate(over="ignore"):
+        for j in range(rows.shape[1]):
+            h = h * mult + rows[:, j].astype(np.uint64) + np.uint64(j + 1)
+    return (h >> np.uint64(11)).astype(np.float64)  # < 2^53: exact as a float
+
+
+def lowbits(x: NDArray[Any]) -> NDArray[np.float64]:
+    """Category (sign, exponent, low ``LOW_BITS`` mantissa bits) of each double in ``x``."""
+    bits = np.ascontiguousarray(np.asarray(x, dtype=np.float64)).view(np.uint64)
+    sign = (bits >> np.uint64(63)).astype(np.int64)
+    expo = ((bits >> np.uint64(52)) & np.uint64(0x7FF)).astype(np.int64)
+    low = (bits & np.uint64((1 << LOW_BITS) - 1)).astype(np.int64)
+    code = ((expo - 1023) * 2 + sign) * (1 << LOW_BITS) + low
+    return code.astype(np.float64)
+
+
+def compute(name: str, batch: NDArray[Any], user: FeatureMap | None = None) -> NDArray[np.float64]:
+    """Feature ``name`` of every output in ``batch`` (shape (n,))."""
+    m = _LOW.match(name)
+    if m:
+        return lowbits(compute(m.group(1), batch, user))
+    m = _USER.match(name)
+    if m:
+        if user is None:
+            raise InvalidParameter(f"feature {name!r} needs the user feature map (features=...)")
+        mat = _user_matrix(user, batch)
+        i = int(m.group(1))
+        if i >= mat.shape[1]:
+            raise InvalidParameter(f"feature {name!r}: the feature map has {mat.shape[1]} columns")
+        return mat[:, i]
+    if name == "value":
+        if batch.ndim != 1:
+            raise InvalidParameter(f"feature 'value' needs scalar outputs, got shape {batch.shape}")
+        return batch.astype(np.float64)
+    if batch.ndim != 2:
+        raise InvalidParameter(f"feature {name!r} needs vector outputs, got shape {batch.shape}")
+    m = _PROJ.match(name)
+    if m:
+        w = np.array([float(x) for x in m.group(1).split(",")])
+        if w.size != batch.shape[1]:
+            raise InvalidParameter(f"feature {name!r}: outputs have {batch.shape[1]} coordinates")
+        return np.asarray(batch, dtype=np.float64) @ w
+    m = _COORD.match(name)
+    if m:
+        i = int(m.group(1))
+        if i >= batch.shape[1]:
+            raise InvalidParameter(f"feature {name!r}: outputs have {batch.shape[1]} coordinates")
+        return batch[:, i].astype(np.float64)
+    simple: dict[str, Callable[[NDArray[Any]], Any]] = {
+        "sum": lambda b: b.sum(axis=1), "max": lambda b: b.max(axis=1),
+        "min": lambda b: b.min(axis=1), "argmax": lambda b: b.argmax(axis=1),
+        "count_nonzero": lambda b: np.count_nonzero(b, axis=1), "pattern": _pattern}
+    if name not in simple:
+        raise InvalidParameter(f"feature={name!r} is not a known feature")
+    return np.asarray(simple[name](batch), dtype=np.float64)
+
+
+def compute_all(names: Sequence[str], batch: NDArray[Any],
+                user: FeatureMap | None = None) -> list[NDArray[np.float64]]:
+    return [compute(nm, batch, user) for nm in names]

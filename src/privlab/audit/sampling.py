@@ -1,0 +1,162 @@
+"""Deterministic, chunked, parallel sampling for the auditor.
+
+Every phase of an audit (pilot, two selection halves, estimation; one stream per side) owns a
+:class:`numpy.random.SeedSequence`.  A phase of n outputs is cut into blocks of ``chunk``
+outputs; block i draws from the child SeedSequence with spawn key ``parent.spawn_key + (i,)``
+(exactly what ``parent.spawn()`` would hand out, but addressed by index, so no shared state).
+Each block is turned into per-feature histograms (integer counts), and the histograms of all
+blocks are summed.  Integer sums do not depend on the order of the blocks, so the result is the
+same bit for bit whatever the number of local worker processes or Dask workers — only ``seed``
+and ``chunk`` matter.  Memory is O(chunk · d + cells) per worker, never O(n).
+
+Local workers use a ``fork`` process pool: the samplers live in a module global inherited by
+the children, so closures and lambdas work without pickling.  Dask (``scheduler=ADDRESS`` of a
+``distributed`` scheduler, or a ``distributed.Client``) ships the samplers with cloudpickle.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from privlab import _validate as v
+from privlab.audit import features as ft
+from privlab.errors import InvalidParameter
+
+Sampler = Callable[[int, np.random.Generator], Any]
+IntArray = NDArray[np.int64]
+
+_JOB: dict[str, Any] = {}
+
+
+def root_seed(rng: Any) -> np.random.SeedSequence:
+    """A SeedSequence from ``rng``: int / SeedSequence / None as numpy does; a Generator or
+    BitGenerator contributes 128 bits drawn from it (so the same generator object gives a new
+    stream on every call, like any sampler)."""
+    if isinstance(rng, np.random.SeedSequence):
+        return rng
+    if isinstance(rng, np.random.Generator | np.random.BitGenerator):
+        gen = rng if isinstance(rng, np.random.Generator) else np.random.Generator(rng)
+        return np.random.SeedSequence(gen.integers(0, 2**63, size=2, dtype=np.uint64).tolist())
+    if rng is None or (isinstance(rng, int) and not isinstance(rng, bool)):
+        return np.random.SeedSequence(rng)
+    raise InvalidParameter(f"rng={rng!r} must be None, an int, a SeedSequence or a Generator")
+
+
+def child(seq: np.random.SeedSequence, i: int) -> np.random.SeedSequence:
+    """The i-th child of ``seq`` (what the i-th ``spawn`` would give), addressed by index."""
+    return np.random.SeedSequence(seq.entropy, spawn_key=(*seq.spawn_key, int(i)),
+                                  pool_size=seq.pool_size)
+
+
+def check_workers(workers: Any) -> int:
+    if workers is None:
+        return os.cpu_count() or 1
+    return v.positive_int("workers", workers)
+
+
+def draw(sampler: Sampler, name: str, n: int, seq: np.random.SeedSequence) -> NDArray[Any]:
+    """One validated batch of n outputs from the stream ``seq``."""
+    return ft.check_batch(sampler(n, np.random.default_rng(seq)), name, n)
+
+
+def _block_hist(sampler: Sampler, name: str, size: int, seq: np.random.SeedSequence,
+                feats: Sequence[str], edges: Sequence[NDArray[np.float64]],
+                user: ft.FeatureMap | None) -> list[IntArray]:
+    batch = draw(sampler, name, size, seq)
+    out = []
+    for f, e in zip(feats, edges, strict=True):
+        idx = np.searchsorted(e, ft.compute(f, batch, user), side="left")
+        out.append(np.bincount(idx, minlength=e.size + 1).astype(np.int64))
+    return out
+
+
+def _pool_task(args: tuple[str, int, Any, Any, Any]) -> list[IntArray]:
+    side, size, seq, feats, edges = args
+    return _block_hist(_JOB[side], f"sample_{side}", size, seq, feats, edges, _JOB["user"])
+
+
+def _dask_task(sampler: Sampler, name: str, size: int, seq: Any, feats: Any, edges: Any,
+               user: Any) -> list[IntArray]:
+    return _block_hist(sampler, name, size, seq, feats, edges, user)
+
+
+class Runner:
+    """Histograms of sampler outputs over partitions, on 1..W processes or a Dask cluster."""
+
+    def __init__(self, samplers: dict[str, Sampler], *, chunk: int, workers: int = 1,
+                 scheduler: Any = None, user: ft.FeatureMap | None = None) -> None:
+        self.samplers, self.chunk, self.user = samplers, chunk, user
+        self.workers, self.scheduler = workers, scheduler
+        self._pool: Any = None
+        self._client: Any = None
+
+    def __enter__(self) -> Runner:
+        if self.scheduler is not None:
+            self._client = _dask_client(self.scheduler)
+        elif self.workers > 1:
+            _JOB.clear()
+            _JOB.update(self.samplers, user=self.user)
+            self._pool = multiprocessing.get_context("fork").Pool(self.workers)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            _JOB.clear()
+        if self._client is not None and not _is_client(self.scheduler):
+            self._client.close()
+
+    def histograms(self, side: str, n: int, seq: np.random.SeedSequence,
+                   feats: Sequence[str], edges: Sequence[NDArray[np.float64]]) -> list[IntArray]:
+        """Per-feature histograms of n outputs of side ``side`` from stream ``seq``."""
+        tot = [np.zeros(e.size + 1, dtype=np.int64) for e in edges]
+        if n <= 0:
+            return tot
+        nb = math.ceil(n / self.chunk)
+        sizes = [min(self.chunk, n - i * self.chunk) for i in range(nb)]
+        jobs = [(side, sizes[i], child(seq, i), tuple(feats), tuple(edges)) for i in range(nb)]
+        if self._client is not None:
+            futs = self._client.map(_dask_task, [self.samplers[side]] * nb,
+                                    [f"sample_{side}"] * nb, sizes, [j[2] for j in jobs],
+                                    [j[3] for j in jobs], [j[4] for j in jobs],
+                                    [self.user] * nb, pure=False)
+            parts = self._client.gather(futs)
+        elif self._pool is not None and nb > 1:
+            parts = self._pool.imap_unordered(_pool_task, jobs)
+        else:
+            parts = (_pool_task_local(self, j) for j in jobs)
+        for part in parts:
+            for t, h in zip(tot, part, strict=True):
+                t += h
+        return tot
+
+
+def _pool_task_local(runner: Runner, job: tuple[str, int, Any, Any, Any]) -> list[IntArray]:
+    side, size, seq, feats, edges = job
+    return _block_hist(runner.samplers[side], f"sample_{side}", size, seq, feats, edges,
+                       runner.user)
+
+
+def _is_client(obj: Any) -> bool:
+    return type(obj).__name__ == "Client" and hasattr(obj, "gather")
+
+
+def _dask_client(scheduler: Any) -> Any:
+    if _is_client(scheduler):
+        return scheduler
+    try:
+        from distributed import Client
+    except ImportError:  # pragma: no cover - depends on the environment
+        raise InvalidParameter(f"scheduler={scheduler!r} needs dask.distributed "
+                               f"(pip install 'dask[distributed]')") from None
+    if not isinstance(scheduler, str) or not scheduler:
+        raise InvalidParameter(f"scheduler={scheduler!r} must be a scheduler address or a Client")
+    return Client(scheduler)

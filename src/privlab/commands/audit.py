@@ -1,0 +1,128 @@
+"""``privlab audit``: black-box ε / δ lower bounds for a mechanism, the control suite, replay.
+
+    privlab audit MECHANISM [--epsilon E] [--sensitivity S] [--d D] --samples N
+                  [--confidence C] [--delta D] [--objective epsilon|delta] [--seed S]
+                  [--workers W] [--scheduler ADDRESS] [--save FILE] [--format json]
+    privlab audit --suite [--quick] [--samples N]
+    privlab audit --replay FILE [--samples N]
+
+Exit status: 0 when the claim is consistent with the audit (suite: every mechanism has its
+expected verdict), 1 when a claim is violated (suite: a verdict differs from the expected one),
+2 for bad usage.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from privlab._io import atomic_write_json
+from privlab.audit import audit_mechanism, replay
+from privlab.audit import suite as suite_mod
+from privlab.audit.controls import make, names
+from privlab.commands._common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    emit,
+    exit_with,
+    format_option,
+    progress,
+    seed_option,
+    text_table,
+)
+from privlab.errors import InvalidParameter
+
+
+def _summary(d: dict[str, Any]) -> str:
+    cex = d.get("counterexample") or {}
+    lines = [f"mechanism            {d['mechanism']}",
+             f"claimed              epsilon={d['epsilon_claimed']} delta={d['delta']}",
+             f"epsilon lower bound  {d['epsilon_lower_bound']:.6g}  "
+             f"(confidence {d['confidence']})",
+             f"delta lower bound    {d['delta_lower_bound']:.6g}",
+             f"verdict              {d['verdict']}",
+             f"samples per side     {d['samples']}  ({d['seconds']:.2f} s)"]
+    if cex:
+        lines += [f"neighbours           {json.dumps(cex.get('neighbours'))}",
+                  f"event                {cex.get('feature')} in "
+                  f"{json.dumps(cex.get('event'))}",
+                  f"counts               a: {cex['a']['count']}/{cex['a']['n']}  "
+                  f"b: {cex['b']['count']}/{cex['b']['n']}"]
+    return "\n".join(lines)
+
+
+@click.command("audit")
+@click.argument("mechanism", required=False)
+@click.option("--samples", type=click.IntRange(min=1), default=None,
+              help="Outputs per side (default 10^6; suite: 10^5 with --quick, else 10^6).")
+@click.option("--confidence", type=float, default=0.95, show_default=True)
+@click.option("--delta", type=float, default=0.0, show_default=True,
+              help="Claimed delta (the epsilon bound is at this delta).")
+@click.option("--objective", type=click.Choice(["epsilon", "delta"]), default="epsilon",
+              show_default=True, help="delta: lower-bound delta at the claimed epsilon.")
+@click.option("--epsilon", type=float, default=None, help="Mechanism parameter epsilon.")
+@click.option("--claimed-epsilon", type=float, default=None,
+              help="Claim to test (default: the mechanism's epsilon).")
+@click.option("--sensitivity", type=float, default=None, help="Mechanism sensitivity.")
+@click.option("--d", "d", type=float, default=None, help="Staircase parameter d.")
+@click.option("--float-bits", is_flag=True, help="Also search floating-point low-bit events.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Local worker processes (default: all cores).")
+@click.option("--scheduler", default=None, help="Dask scheduler ADDRESS (needs distributed).")
+@click.option("--suite", "run_suite", is_flag=True, help="Audit the whole control suite.")
+@click.option("--quick", is_flag=True, help="Suite: 10^5 samples per side.")
+@click.option("--replay", "replay_file", type=click.Path(dir_okay=False), default=None,
+              help="Re-estimate the event of a saved result / counterexample JSON.")
+@click.option("--save", type=click.Path(dir_okay=False), default=None,
+              help="Write the result (with its counterexample) to this JSON file.")
+@format_option
+@seed_option
+def audit(mechanism: str | None, samples: int | None, confidence: float, delta: float,
+          objective: str, epsilon: float | None, claimed_epsilon: float | None,
+          sensitivity: float | None, d: float | None, float_bits: bool, workers: int | None,
+          scheduler: str | None, run_suite: bool, quick: bool, replay_file: str | None,
+          save: str | None, fmt: str, seed: int) -> None:
+    """Audit MECHANISM black-box: a lower bound on its epsilon (or delta) that holds with the
+    given confidence, and a replayable counterexample.  MECHANISM is one of: laplace,
+    staircase, geometric, randomized-response, exponential-mechanism, histogram, svt1..svt6,
+    noisy-max-*, float-laplace-naive, float-laplace-safe, … (see --help of the suite)."""
+    modes = sum([mechanism is not None, run_suite, replay_file is not None])
+    if modes != 1:
+        raise click.UsageError("give exactly one of MECHANISM, --suite or --replay FILE "
+                               f"(mechanisms: {', '.join(names())})")
+    if run_suite:
+        rows = suite_mod.run(samples=samples, rng=seed, quick=quick, workers=workers,
+                             confidence=confidence, progress=progress)
+        table = [r for r, _ in rows]
+        out = {"id": "audit-suite", "rows": table}
+        if save:
+            atomic_write_json(Path(save), {"rows": table,
+                                           "results": [r.to_dict() for _, r in rows]})
+        emit(out, fmt, lambda: text_table(table, ["mechanism", "epsilon_claimed",
+                                                  "epsilon_true", "epsilon_lower_bound",
+                                                  "verdict", "ok", "samples", "seconds"]))
+        exit_with(EXIT_OK if all(r["ok"] for r in table) else EXIT_FAILED)
+        return
+    n = samples if samples is not None else 10**6
+    if replay_file is not None:
+        try:
+            saved = json.loads(Path(replay_file).read_text())
+        except (OSError, ValueError) as exc:
+            raise InvalidParameter(f"--replay {replay_file!r}: cannot read JSON ({exc})") from None
+        res = replay(saved, samples=n, rng=seed, confidence=confidence)
+    else:
+        params = {k: x for k, x in (("epsilon", epsilon), ("sensitivity", sensitivity),
+                                    ("d", d)) if x is not None}
+        mech = make(str(mechanism), **params)
+        res = audit_mechanism(mech, samples=n, confidence=confidence, delta=delta,
+                              objective=objective, claimed_epsilon=claimed_epsilon, rng=seed,
+                              float_bits=True if float_bits else None, workers=workers,
+                              scheduler=scheduler, progress=progress)
+    d_out = res.to_dict()
+    if save:
+        atomic_write_json(Path(save), d_out)
+    emit(d_out, fmt, lambda: _summary(d_out))
+    exit_with(EXIT_FAILED if res.verdict == "violation" else EXIT_OK)
