@@ -104,3 +104,24 @@ def test_failing_section_fails_verify_and_interrupt_keeps_old_report(
         build.run_verify(out_dir, ledger=ledger)
     assert (out_dir / "report.json").read_bytes() == before  # untouched
     assert [p.name for p in tmp_path.iterdir()] == ["rep"]  # no temp directory left behind
+
+
+@pytest.mark.parametrize("name,code", [("box-staircase", 0), ("broken-box-staircase-ratio", 1)])
+def test_audit_box_staircase(capsys: pytest.CaptureFixture[str], name: str, code: int) -> None:
+    """Issue 3: `privlab audit box-staircase`: the correct mechanism passes (bound ≤ ε = 1),
+    the control whose shells decay by e^{−1.5ε} is caught (true loss 1.5, exact checker)."""
+    rc, out, _ = run(capsys, "audit", name, "--samples", "200000", "--seed", "3",
+                     "--format", "json")
+    res = json.loads(out)
+    assert rc == code, res
+    assert res["counterexample"]["neighbours"] == [[0.0, 0.0], [1.0, 10.0]]
+    if code:
+        assert 1.0 < res["epsilon_lower_bound"] <= 1.5
+    else:
+        assert res["epsilon_lower_bound"] <= 1.0
+
+
+def test_audit_box_staircase_bad_core(capsys: pytest.CaptureFixture[str]) -> None:
+    rc, out, err = run(capsys, "audit", "box-staircase", "--sensitivity", "1,10",
+                       "--core", "2,1")
+    assert rc == 2 and out == "" and "core[0]=2.0 must be <= sensitivity[0]=1.0" in err

@@ -54,6 +54,41 @@ def _summary(d: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _floats(name: str, text: str | None, *, scalar: bool = False) -> Any:
+    if text is None:
+        return None
+    try:
+        vals = tuple(float(x) for x in text.split(","))
+    except ValueError:
+        raise click.BadParameter(f"{name}={text!r} must be comma-separated numbers") from None
+    if scalar:
+        if len(vals) != 1:
+            raise click.BadParameter(f"{name}={text!r} must be one number for this mechanism")
+        return vals[0]
+    return vals
+
+
+BOX_MECHANISMS = ("box-staircase", "broken-box-staircase-ratio", "broken-box-staircase-step")
+
+
+def _audit_box(name: str, epsilon: float | None, sensitivity: str | None, core: str | None,
+               claimed: float | None, n: int, confidence: float, seed: int) -> Any:
+    """Box staircase (thesis §4.5) on x0 = 0 vs x1 = the vertex s of S_f, LR feature."""
+    from privlab.audit.multivariate import audit_shift
+    from privlab.mechanisms import box_staircase as bs
+
+    eps = 1.0 if epsilon is None else epsilon
+    s = _floats("--sensitivity", sensitivity) or (1.0, 10.0)
+    z = _floats("--core", core)
+    cls = {"box-staircase": bs.BoxStaircase, "broken-box-staircase-ratio":
+           bs.WrongRatioBoxStaircase, "broken-box-staircase-step": bs.HalfStepBoxStaircase}[name]
+    if z is None:
+        z = bs.BoxStaircase.optimal(eps, s, "variance").core
+    mech = cls(epsilon=eps, sensitivity=s, core=z)
+    return audit_shift(mech, [0.0] * len(s), list(s), samples=n, claimed_epsilon=claimed,
+                       confidence=confidence, rng=seed, progress=progress)
+
+
 @click.command("audit")
 @click.argument("mechanism", required=False)
 @click.option("--samples", type=click.IntRange(min=1), default=None,
@@ -66,7 +101,10 @@ def _summary(d: dict[str, Any]) -> str:
 @click.option("--epsilon", type=float, default=None, help="Mechanism parameter epsilon.")
 @click.option("--claimed-epsilon", type=float, default=None,
               help="Claim to test (default: the mechanism's epsilon).")
-@click.option("--sensitivity", type=float, default=None, help="Mechanism sensitivity.")
+@click.option("--sensitivity", default=None,
+              help="Mechanism sensitivity (box-staircase: half-widths s1,s2,…).")
+@click.option("--core", default=None,
+              help="box-staircase: core half-widths z1,z2,… (default: variance-optimal).")
 @click.option("--d", "d", type=float, default=None, help="Staircase parameter d.")
 @click.option("--float-bits", is_flag=True, help="Also search floating-point low-bit events.")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
@@ -82,13 +120,15 @@ def _summary(d: dict[str, Any]) -> str:
 @seed_option
 def audit(mechanism: str | None, samples: int | None, confidence: float, delta: float,
           objective: str, epsilon: float | None, claimed_epsilon: float | None,
-          sensitivity: float | None, d: float | None, float_bits: bool, workers: int | None,
+          sensitivity: str | None, core: str | None, d: float | None, float_bits: bool,
+          workers: int | None,
           scheduler: str | None, run_suite: bool, quick: bool, replay_file: str | None,
           save: str | None, fmt: str, seed: int) -> None:
     """Audit MECHANISM black-box: a lower bound on its epsilon (or delta) that holds with the
     given confidence, and a replayable counterexample.  MECHANISM is one of: laplace,
     staircase, geometric, randomized-response, exponential-mechanism, histogram, svt1..svt6,
-    noisy-max-*, float-laplace-naive, float-laplace-safe, … (see --help of the suite)."""
+    noisy-max-*, float-laplace-naive, float-laplace-safe, box-staircase (ℝ^d, thesis §4.5;
+    --sensitivity s1,s2,… --core z1,z2,…) and its broken-box-staircase-ratio|-step controls."""
     modes = sum([mechanism is not None, run_suite, replay_file is not None])
     if modes != 1:
         raise click.UsageError("give exactly one of MECHANISM, --suite or --replay FILE "
@@ -113,8 +153,15 @@ def audit(mechanism: str | None, samples: int | None, confidence: float, delta: 
         except (OSError, ValueError) as exc:
             raise InvalidParameter(f"--replay {replay_file!r}: cannot read JSON ({exc})") from None
         res = replay(saved, samples=n, rng=seed, confidence=confidence)
+    elif mechanism in BOX_MECHANISMS:
+        res = _audit_box(str(mechanism), epsilon, sensitivity, core, claimed_epsilon, n,
+                         confidence, seed)
     else:
-        params = {k: x for k, x in (("epsilon", epsilon), ("sensitivity", sensitivity),
+        if core is not None:
+            raise click.UsageError(f"--core applies to {', '.join(BOX_MECHANISMS)} only")
+        params = {k: x for k, x in (("epsilon", epsilon),
+                                    ("sensitivity", _floats("--sensitivity", sensitivity,
+                                                            scalar=True)),
                                     ("d", d)) if x is not None}
         mech = make(str(mechanism), **params)
         res = audit_mechanism(mech, samples=n, confidence=confidence, delta=delta,

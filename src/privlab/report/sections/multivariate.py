@@ -6,19 +6,15 @@ sensitivity (Example 4), audits the 2-D cases of :func:`privlab.verify.multivari
 audit_cases` (the real mechanism, broken shells, an L1-ball shell noise and the Laplace
 baseline) and draws Figures 4.4–4.7.
 
-The audit feature is the exact log-likelihood ratio log f(y − x0) − log f(y − x1) of the
-mechanism under test (a user feature map, issue 8): the auditor stays black-box in its
-*sampling* and its bound is sound for any fixed feature; ±∞ (support differences) is clipped
-to ±60 so that structural leaks become an atom the auditor sees.
+The audit feature is the exact log-likelihood ratio of the mechanism under test
+(:mod:`privlab.audit.multivariate`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
-from privlab.audit import audit_pair
+from privlab.audit.multivariate import audit_shift
 from privlab.report.figures_multivariate import FIGURES
 from privlab.report.section import (
     Context,
@@ -32,20 +28,6 @@ from privlab.verify.multivariate_cert import audit_cases, certify_box_staircase
 
 EPS = 1.0
 S = (1.0, 10.0)
-CLIP = 60.0
-
-
-def _feature(case: Any, *, digits: int | None = 9) -> Any:
-    """Exact log-likelihood ratio of the case, rounded to ``digits`` decimals (None: raw)."""
-    x0, x1, mech = np.asarray(case.x0), np.asarray(case.x1), case.mechanism
-
-    def lr(y: np.ndarray) -> np.ndarray:
-        with np.errstate(invalid="ignore"):
-            v = mech.logpdf(y - x0) - mech.logpdf(y - x1)
-        v = np.clip(np.nan_to_num(v, nan=0.0, posinf=CLIP, neginf=-CLIP), -CLIP, CLIP)
-        return v if digits is None else np.round(v, digits)
-
-    return lr
 
 
 def _float_bits_finding(ctx: Context, n: int) -> dict[str, Any] | None:
@@ -53,12 +35,9 @@ def _float_bits_finding(ctx: Context, n: int) -> dict[str, Any] | None:
     on the low-order bits of y = x + noise, which differ between the two neighbours (Mironov
     2012).  Reported as a finding about fast float mode, not a guarantee."""
     case = next(c for c in audit_cases(EPS) if c.name.startswith("independent-laplace"))
-    f = _feature(case, digits=None)
-    res = audit_pair(lambda k, g: f(case.sample0(k, rng=g)),
-                     lambda k, g: f(case.sample1(k, rng=g)), samples=n,
-                     claimed_epsilon=EPS, rng=ctx.rng("multivariate/float-bits"),
-                     name=f"{case.name} [fast float mode, raw LR feature]",
-                     neighbours=[list(case.x0), list(case.x1)])
+    res = audit_shift(case.mechanism, case.x0, case.x1, samples=n, claimed_epsilon=EPS,
+                      rng=ctx.rng("multivariate/float-bits"), digits=None,
+                      name=f"{case.name} [fast float mode, raw LR feature]")
     return {**res.to_dict(), "control": False, "expected": "finding", "ok": None,
             "true_epsilon": "1 in exact arithmetic; the float implementation differs"}
 
@@ -98,12 +77,9 @@ def build(ctx: Context) -> Section:
     audits = []
     for i, case in enumerate(audit_cases(EPS)):
         ctx.progress(f"  audit {case.name} ({n} samples per side)")
-        f = _feature(case)
-        res = audit_pair(lambda k, g, c=case, f=f: f(c.sample0(k, rng=g)),
-                         lambda k, g, c=case, f=f: f(c.sample1(k, rng=g)),
-                         samples=n, claimed_epsilon=case.epsilon_claimed,
-                         rng=ctx.rng(f"multivariate/audit/{i}"), name=case.name,
-                         neighbours=[list(case.x0), list(case.x1)])
+        res = audit_shift(case.mechanism, case.x0, case.x1, samples=n,
+                          claimed_epsilon=case.epsilon_claimed,
+                          rng=ctx.rng(f"multivariate/audit/{i}"), name=case.name)
         control = case.expected == "violation"
         note = None
         if not control and case.name.startswith("broken"):
