@@ -15,6 +15,7 @@ import click
 from privlab import __version__
 from privlab.commands import audit as audit_cmds
 from privlab.commands import core
+from privlab.commands import dp_release as dp_release_cmds
 from privlab.commands import refinement as refinement_cmds
 from privlab.commands._common import EXIT_USAGE
 from privlab.errors import PrivlabError
@@ -35,15 +36,27 @@ cli.add_command(core.claims)
 cli.add_command(core.table)
 cli.add_command(core.certify)
 core.certify.add_command(refinement_cmds.certify_refinement)
+core.certify.add_command(dp_release_cmds.certify_dp_release)
+cli.add_command(dp_release_cmds.release_dp)
 cli.add_command(refinement_cmds.session)
 cli.add_command(audit_cmds.audit)
 
 
+SUBCOMMANDS: dict[tuple[str, str], click.Command] = {
+    ("audit", "dp-release"): dp_release_cmds.audit_dp_release,
+}
+"""Commands reached as ``privlab A B …`` although ``A`` is a single command, not a group."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: run the CLI and turn privlab's errors into exit code 2 without traceback."""
+    args = list(argv) if argv is not None else sys.argv[1:]
+    cmd: click.Command = cli
+    prog = "privlab"
+    if tuple(args[:2]) in SUBCOMMANDS:
+        cmd, prog, args = SUBCOMMANDS[args[0], args[1]], f"privlab {args[0]} {args[1]}", args[2:]
     try:
-        cli.main(args=list(argv) if argv is not None else None, prog_name="privlab",
-                 standalone_mode=False)
+        cmd.main(args=args, prog_name=prog, standalone_mode=False)
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)
     except click.ClickException as exc:

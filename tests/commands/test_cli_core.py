@@ -125,3 +125,14 @@ def test_audit_box_staircase_bad_core(capsys: pytest.CaptureFixture[str]) -> Non
     rc, out, err = run(capsys, "audit", "box-staircase", "--sensitivity", "1,10",
                        "--core", "2,1")
     assert rc == 2 and out == "" and "core[0]=2.0 must be <= sensitivity[0]=1.0" in err
+
+
+def test_audit_dp_release_dispatch(capsys: pytest.CaptureFixture[str]) -> None:
+    """`privlab audit dp-release` reaches the release auditor although `audit` is a single
+    command; record-aligned rows with one noise draw per cluster leak structurally (ε = ∞)."""
+    rc, out, _ = run(capsys, "audit", "dp-release", "--n", "8", "--k", "2", "--epsilon", "1",
+                     "--rows", "aligned", "--samples", "2000", "--format", "json")
+    res = json.loads(out)
+    assert rc == 1 and res["verdict"] == "violation" and res["structural_leak"] is True
+    rc, out, err = run(capsys, "audit", "dp-release", "--n", "8", "--k", "0", "--epsilon", "1")
+    assert rc == 2 and "k=0" in err and "Traceback" not in err

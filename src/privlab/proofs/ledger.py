@@ -28,6 +28,7 @@ MODULES: tuple[str, ...] = (
     "privlab.proofs.thesis_ch4",
     "privlab.proofs.thesis_sec45",
     "privlab.proofs.thesis_ch5",
+    "privlab.proofs.thesis_ch6",
 )
 """Proof modules of the default ledger (one line per module)."""
 

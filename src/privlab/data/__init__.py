@@ -1,0 +1,1 @@
+"""Package data: the project's own small taxonomies (``taxonomy_*.json``)."""
