@@ -17,6 +17,7 @@ from privlab.commands import audit as audit_cmds
 from privlab.commands import core
 from privlab.commands import dp_release as dp_release_cmds
 from privlab.commands import refinement as refinement_cmds
+from privlab.commands import tcloseness as tclose_cmds
 from privlab.commands._common import EXIT_USAGE
 from privlab.errors import PrivlabError
 
@@ -38,6 +39,9 @@ cli.add_command(core.certify)
 core.certify.add_command(refinement_cmds.certify_refinement)
 core.certify.add_command(dp_release_cmds.certify_dp_release)
 cli.add_command(dp_release_cmds.release_dp)
+core.certify.add_command(tclose_cmds.certify_t_closeness)
+core.certify.add_command(tclose_cmds.certify_stochastic_t)
+dp_release_cmds.release_dp.add_command(tclose_cmds.release_t_closeness)
 cli.add_command(refinement_cmds.session)
 cli.add_command(audit_cmds.audit)
 

@@ -29,6 +29,8 @@ MODULES: tuple[str, ...] = (
     "privlab.proofs.thesis_sec45",
     "privlab.proofs.thesis_ch5",
     "privlab.proofs.thesis_ch6",
+    "privlab.proofs.thesis_ch7",
+    "privlab.proofs.ins15",
 )
 """Proof modules of the default ledger (one line per module)."""
 

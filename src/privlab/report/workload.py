@@ -19,6 +19,7 @@ SECTIONS: tuple[str, ...] = (
     "privlab.report.sections.univariate",
     "privlab.report.sections.multivariate",
     "privlab.report.sections.refinement",
+    "privlab.report.sections.tcloseness",
     "privlab.report.sections.audit_suite",
 )
 
