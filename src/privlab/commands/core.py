@@ -42,9 +42,13 @@ def _data_dir(value: Path | None) -> Path | None:
 @click.option("--data-dir", type=click.Path(path_type=Path), default=None,
               help="Real data sets (default ../shared/data when it exists; the default "
                    "workload runs on seeded synthetic data either way).")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Processes for claims, tables and sections (default: all cores; the "
+                   "report does not depend on it).")
 @seed_option
 @format_option
-def verify(out_dir: Path, quick: bool, data_dir: Path | None, seed: int, fmt: str) -> None:
+def verify(out_dir: Path, quick: bool, data_dir: Path | None, workers: int | None, seed: int,
+           fmt: str) -> None:
     """Run the claim ledger, the reproduced tables and the default workload (certificates,
     audits, figures) and write report.json / report.md / report.html into --out.
 
@@ -54,7 +58,7 @@ def verify(out_dir: Path, quick: bool, data_dir: Path | None, seed: int, fmt: st
     from privlab.report.build import run_verify
 
     report = run_verify(out_dir, quick=quick, seed=seed, data_dir=_data_dir(data_dir),
-                        progress=progress)
+                        progress=progress, workers=workers)
     s = report["summary"]
 
     def text() -> str:
