@@ -23,15 +23,22 @@ from privlab.commands._common import (
     text_table,
 )
 
-DEFAULT_DATA = Path("../shared/data")
-
 
 def _data_dir(value: Path | None) -> Path | None:
+    """--data-dir, checked, exported as $PRIVLAB_DATA_DIR for table functions and workers."""
+    import os
+
+    from privlab import _data
+
     if value is not None:
         if not value.is_dir():
             raise click.BadParameter(f"--data-dir={str(value)!r} is not a directory")
+        os.environ[_data.ENV] = str(value.resolve())
         return value
-    return DEFAULT_DATA if DEFAULT_DATA.is_dir() else None
+    found = _data.data_dir()
+    if found is not None:
+        os.environ[_data.ENV] = str(found.resolve())
+    return found
 
 
 @click.command()

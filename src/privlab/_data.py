@@ -1,0 +1,33 @@
+"""Where the real data sets are (never copied into the repository; see ../shared/data/SOURCES.md).
+
+Resolution order: the environment variable ``PRIVLAB_DATA_DIR`` (``privlab verify --data-dir``
+sets it, so that tables computed in worker processes see the same directory), then
+``../shared/data`` relative to the working directory when it exists.  ``None`` means: no real
+data — every consumer then runs on seeded synthetic data of the same shape and says so.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+ENV = "PRIVLAB_DATA_DIR"
+DEFAULT = Path("../shared/data")
+
+
+def data_dir(explicit: str | os.PathLike[str] | None = None) -> Path | None:
+    """The data directory to use, or None when there is none."""
+    for cand in (explicit, os.environ.get(ENV) or None):
+        if cand:
+            p = Path(cand)
+            return p if p.is_dir() else None
+    return DEFAULT if DEFAULT.is_dir() else None
+
+
+def data_file(name: str, explicit: str | os.PathLike[str] | None = None) -> Path | None:
+    """``data_dir()/name`` when that file exists, else None."""
+    d = data_dir(explicit)
+    if d is None:
+        return None
+    p = d / name
+    return p if p.is_file() else None
