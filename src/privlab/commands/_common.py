@@ -68,3 +68,17 @@ def _fmt(x: Any) -> str:
 
 def exit_with(code: int) -> None:
     sys.exit(code)
+
+
+def cert_text(c: Mapping[str, Any], title: str | None = None) -> str:
+    """Human text of a ``Certificate.to_dict()``: verdict, each check, properties, notes."""
+    lines = [title or f"{c['mechanism']} {c['parameters']}",
+             f"guarantee: {c['guarantee']}",
+             f"certificate: {'HOLDS' if c['holds'] else 'DOES NOT HOLD'}"]
+    for chk in c["checks"]:
+        lines.append(f"  [{'ok' if chk['holds'] else 'FAIL'}] {chk['claim']}")
+        if chk.get("counterexample") is not None:
+            lines.append(f"      counterexample: {chk['counterexample']}")
+    lines += [f"  {k}: {v}" for k, v in c["properties"].items()]
+    lines += [f"note: {n}" for n in c.get("notes", ())]
+    return "\n".join(lines)

@@ -16,6 +16,7 @@ import click
 from privlab.commands._common import (
     EXIT_FAILED,
     EXIT_OK,
+    cert_text,
     emit,
     format_option,
     progress,
@@ -132,22 +133,9 @@ def table(table_id: str | None, list_ids: bool, fmt: str) -> None:
                                     *(f"note: {n}" for n in t["notes"])]))
 
 
-def _cert_text(c: dict[str, Any]) -> str:
-    lines = [f"{c['mechanism']} {c['parameters']}",
-             f"guarantee: {c['guarantee']}",
-             f"certificate: {'HOLDS' if c['holds'] else 'DOES NOT HOLD'}"]
-    for chk in c["checks"]:
-        lines.append(f"  [{'ok' if chk['holds'] else 'FAIL'}] {chk['claim']}")
-        if chk.get("counterexample") is not None:
-            lines.append(f"      counterexample: {chk['counterexample']}")
-    for k, v in c["properties"].items():
-        lines.append(f"  {k}: {v}")
-    return "\n".join(lines)
-
-
 def _emit_certificate(cert: Any, fmt: str) -> None:
     c = cert.to_dict()
-    emit(c, fmt, lambda: _cert_text(c))
+    emit(c, fmt, lambda: cert_text(c))
     sys.exit(EXIT_OK if c["holds"] else EXIT_FAILED)
 
 

@@ -27,22 +27,20 @@ from typing import Any
 import click
 import numpy as np
 
-from privlab.commands._common import EXIT_FAILED, EXIT_OK, emit, format_option, seed_option
+from privlab.commands._common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    cert_text,
+    emit,
+    format_option,
+    seed_option,
+)
 from privlab.errors import BudgetExceeded, InvalidParameter, PrivlabError
 from privlab.types import jsonable
 
 
 def _cert_text(c: dict[str, Any]) -> str:
-    lines = [f"refinement {c['parameters']['factors']}",
-             f"guarantee: {c['guarantee']}",
-             f"certificate: {'HOLDS' if c['holds'] else 'DOES NOT HOLD'}"]
-    for chk in c["checks"]:
-        lines.append(f"  [{'ok' if chk['holds'] else 'FAIL'}] {chk['claim']}")
-        if chk.get("counterexample") is not None:
-            lines.append(f"      counterexample: {chk['counterexample']}")
-    lines += [f"  {k}: {v}" for k, v in c["properties"].items()]
-    lines += [f"note: {n}" for n in c["notes"]]
-    return "\n".join(lines)
+    return cert_text(c, f"refinement {c['parameters']['factors']}")
 
 
 def build_mechanism(prior: str, epsilon: float, query: str, alpha_u: float | None,
