@@ -40,3 +40,11 @@ class HalfWidthStaircase(Staircase):
 
 CONTROLS = (HalfScaleLaplace, WrongRatioStaircase, HalfWidthStaircase)
 """Broken controls; each has the constructor signature of its parent."""
+
+
+def make_control(cls: type[Laplace] | type[Staircase], epsilon: float, *,
+                 d: float = 0.3) -> Laplace | Staircase:
+    """Instantiate a broken control claiming ``epsilon`` (staircase controls with core ``d``)."""
+    if issubclass(cls, Staircase):
+        return cls(epsilon=epsilon, d=d)
+    return cls(epsilon=epsilon)

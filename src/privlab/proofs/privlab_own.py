@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from privlab.mechanisms.controls import CONTROLS
+from privlab.mechanisms.controls import CONTROLS, make_control
 from privlab.mechanisms.laplace import Laplace
 from privlab.mechanisms.staircase import Staircase
 from privlab.types import CheckResult, Claim, Method
@@ -57,7 +57,7 @@ def check_controls_refuted() -> CheckResult:
     rows, bad = [], []
     for e in EPS_GRID:
         for ctl in CONTROLS:
-            m = ctl(epsilon=e, d=0.3) if "staircase" in ctl.name else ctl(epsilon=e)
+            m = make_control(ctl, e)
             r = check_pure_dp(m)
             ok = r.decided and not r.holds and r.counterexample is not None
             rows.append({"law": _label(m), "refuted": ok, "sup_log_ratio": r.value})

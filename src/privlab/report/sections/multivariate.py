@@ -30,7 +30,7 @@ EPS = 1.0
 S = (1.0, 10.0)
 
 
-def _float_bits_finding(ctx: Context, n: int) -> dict[str, Any] | None:
+def _float_bits_finding(ctx: Context, n: int) -> dict[str, Any]:
     """The raw (unrounded) feature on the float Laplace baseline: its rounding pattern depends
     on the low-order bits of y = x + noise, which differ between the two neighbours (Mironov
     2012).  Reported as a finding about fast float mode, not a guarantee."""

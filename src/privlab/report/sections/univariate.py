@@ -21,7 +21,7 @@ import numpy as np
 from privlab._io import save_figure
 from privlab.audit import audit_mechanism
 from privlab.mechanisms._base import OBJECTIVES
-from privlab.mechanisms.controls import CONTROLS
+from privlab.mechanisms.controls import CONTROLS, make_control
 from privlab.mechanisms.laplace import Laplace
 from privlab.mechanisms.staircase import Staircase
 from privlab.report.section import (
@@ -153,8 +153,7 @@ def build(ctx: Context) -> Section:
         certs.append(c)
         guarantees.append(g)
     for ctl in CONTROLS:
-        bad = certify_noise(ctl(epsilon=EPS, d=0.3) if "staircase" in ctl.name
-                            else ctl(epsilon=EPS), safe=False)
+        bad = certify_noise(make_control(ctl, EPS), safe=False)
         guarantees.append(certificate_guarantee(
             bad, f"exact checker refutes the broken control {ctl.name}")[1])
         guarantees[-1] = attrs.evolve(guarantees[-1], holds=not bad.holds)
@@ -163,7 +162,7 @@ def build(ctx: Context) -> Section:
         (Laplace(epsilon=EPS), False), (Staircase.optimal(EPS), False),
         (Staircase.from_laplace(Laplace(epsilon=EPS)), False),
         (SafeMode(Staircase.optimal(EPS)), False), (SafeMode(Laplace(epsilon=EPS)), False),
-        *((ctl(epsilon=EPS, d=0.3) if "staircase" in ctl.name else ctl(epsilon=EPS), True)
+        *((make_control(ctl, EPS), True)
           for ctl in CONTROLS)]
     audits = []
     for i, (m, control) in enumerate(audited):
