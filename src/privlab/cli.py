@@ -16,6 +16,7 @@ from privlab import __version__
 from privlab.commands import audit as audit_cmds
 from privlab.commands import core
 from privlab.commands import dp_release as dp_release_cmds
+from privlab.commands import microaggregation as microagg_cmds
 from privlab.commands import refinement as refinement_cmds
 from privlab.commands import tcloseness as tclose_cmds
 from privlab.commands._common import EXIT_USAGE
@@ -42,6 +43,7 @@ cli.add_command(dp_release_cmds.release_dp)
 core.certify.add_command(tclose_cmds.certify_t_closeness)
 core.certify.add_command(tclose_cmds.certify_stochastic_t)
 dp_release_cmds.release_dp.add_command(tclose_cmds.release_t_closeness)
+microagg_cmds.mount(dp_release_cmds.release_dp, core.certify)
 cli.add_command(refinement_cmds.session)
 cli.add_command(audit_cmds.audit)
 

@@ -25,10 +25,12 @@ from privlab.types import CheckResult, Claim, Method, Status, Table, jsonable, s
 
 MODULES: tuple[str, ...] = (
     "privlab.proofs.privlab_own",
+    "privlab.proofs.thesis_ch3",
     "privlab.proofs.thesis_ch4",
     "privlab.proofs.thesis_sec45",
     "privlab.proofs.thesis_ch5",
     "privlab.proofs.thesis_ch6",
+    "privlab.proofs.thesis_ch6_tables",
     "privlab.proofs.thesis_ch7",
     "privlab.proofs.ins15",
 )

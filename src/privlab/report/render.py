@@ -84,8 +84,10 @@ def to_markdown(report: Mapping[str, Any]) -> str:
         for f in sec["figures"]:
             out += [f"![{f['caption']}]({f['file']})", "", f"*{f['caption']}*", ""]
         for c in sec["certificates"]:
-            out += [f"Certificate: `{c['mechanism']}` {json.dumps(c['parameters'])} → "
-                    f"{c['guarantee']} — {'holds' if c['holds'] else 'DOES NOT HOLD'}", ""]
+            what = c.get("guarantee", c.get("certified_epsilon", "no stated guarantee"))
+            out += [f"Certificate: `{c.get('mechanism', '?')}` "
+                    f"{json.dumps(c.get('parameters', {}), default=str)} → {what} — "
+                    f"{'holds' if c.get('holds') else 'DOES NOT HOLD'}", ""]
     out += ['<a id="claim-ledger"></a>', "", "## Claim ledger", "",
             md_table([{**c, "statement": c["statement"]} for c in report["claims"]],
                      ("id", "status", "method", "source", "statement", "seconds")), ""]

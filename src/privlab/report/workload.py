@@ -19,6 +19,8 @@ SECTIONS: tuple[str, ...] = (
     "privlab.report.sections.univariate",
     "privlab.report.sections.multivariate",
     "privlab.report.sections.refinement",
+    "privlab.report.sections.microaggregation",
+    "privlab.report.sections.dp_release",
     "privlab.report.sections.tcloseness",
     "privlab.report.sections.audit_suite",
 )

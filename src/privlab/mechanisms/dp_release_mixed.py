@@ -1,0 +1,117 @@
+"""DP release of mixed numerical / categorical records (thesis §6.3.4–6.3.6, vldb14 §4.4–4.6).
+
+Records have numerical attributes (declared domain [lo, hi]) and categorical ones (values of a
+:class:`~privlab.mechanisms.taxonomy.Taxonomy`).  Pipeline:
+
+1. insensitive total order: the eq. (6.7) distance (:class:`HeterogeneousDistance`) from a
+   fixed reference record — every numerical attribute at its lower bound, every categorical one
+   at the taxonomy's boundary a_b (eq. 6.2) — ties by the attribute values, then by index; it
+   does not depend on the data, so consecutive clusters of k (the last absorbing the
+   remainder) change by at most one record between substitution neighbours;
+2. numerical centroids: cluster means + Laplace noise of scale s·Δ_j, one draw per cluster,
+   s = (n/k)·m/(kε) by default (vldb14 §4; ``scale_per_unit`` overrides);
+3. categorical centroids: exponential mechanism over all concepts of the taxonomy with quality
+   −m(S, c) (Algorithm 6.3 / vldb14 Algorithm 4, :class:`ExponentialCentroid`, factor n/k as in
+   vldb14 eq. 6), one draw per cluster;
+4. every record replaced by its cluster's noisy centroid; rows shuffled (the record-aligned
+   layout with one draw per cluster releases the partition, see
+   :mod:`privlab.verify.dp_release_cert`).
+
+No certificate is issued here for the categorical part: the claims on it (thesis Prop. 9,
+vldb14 Prop. 4) are checked in :mod:`privlab.proofs.thesis_ch6`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+
+from privlab import _validate as v
+from privlab._rng import as_generator
+from privlab.errors import InvalidParameter
+from privlab.mechanisms.dp_release import consecutive_labels
+from privlab.mechanisms.semantic import ExponentialCentroid, HeterogeneousDistance, NumericDomain
+from privlab.mechanisms.taxonomy import Taxonomy
+
+__all__ = ["MixedDPRelease"]
+
+
+@attrs.frozen(kw_only=True)
+class MixedDPRelease:
+    """``attributes``: one :class:`NumericDomain` or :class:`Taxonomy` per column."""
+
+    attributes: tuple[NumericDomain | Taxonomy, ...] = attrs.field(converter=tuple)
+    k: int = attrs.field(converter=v.attrs_converter(v.positive_int))
+    epsilon: float = attrs.field(converter=v.attrs_converter(v.positive))
+    scale_per_unit: float | None = None
+    rows: str = attrs.field(default="shuffled", validator=v.attrs_validator(
+        lambda n, x: v.one_of(n, x, ("aligned", "shuffled"))))
+
+    @property
+    def distance(self) -> HeterogeneousDistance:
+        return HeterogeneousDistance(attributes=self.attributes)
+
+    def encode(self, records: Sequence[Sequence[Any]]) -> np.ndarray:
+        """(n, m) float table: numbers checked against their domain, concepts as codes."""
+        n = len(records)
+        m = len(self.attributes)
+        if n == 0:
+            raise InvalidParameter("records=[] must be non-empty")
+        if any(len(r) != m for r in records):
+            raise InvalidParameter(f"every record must have {m} values")
+        out = np.empty((n, m))
+        for j, a in enumerate(self.attributes):
+            col = [r[j] for r in records]
+            if isinstance(a, Taxonomy):
+                out[:, j] = a.codes([str(c) for c in col], f"column {j}")
+            else:
+                x = np.asarray(col, dtype=float)
+                bad = ~np.isfinite(x) | (x < a.lo) | (x > a.hi)
+                if bad.any():
+                    i = int(np.flatnonzero(bad)[0])
+                    raise InvalidParameter(f"value {col[i]!r} in row {i}, column {j} lies "
+                                           f"outside the declared domain [{a.lo:g}, {a.hi:g}]")
+                out[:, j] = x
+        return out
+
+    def reference(self) -> np.ndarray:
+        return np.array([a.lo if isinstance(a, NumericDomain) else a.index[a.boundaries[0]]
+                         for a in self.attributes], dtype=float)
+
+    def labels(self, enc: np.ndarray) -> np.ndarray:
+        """Cluster labels from the data-independent order (module docstring, step 1)."""
+        n = enc.shape[0]
+        if self.k > n:
+            raise InvalidParameter(f"k={self.k} must be <= n={n}")
+        d = self.distance(enc, self.reference()[None, :])
+        keys = (np.arange(n), *[enc[:, j] for j in range(enc.shape[1] - 1, -1, -1)], d)
+        return consecutive_labels(np.lexsort(keys), self.k)
+
+    def release(self, records: Sequence[Sequence[Any]], *, rng: Any = None) -> list[list[Any]]:
+        """One release: a list of n records (numbers as floats, concepts as names)."""
+        g = as_generator(rng)
+        enc = self.encode(records)
+        n, m = enc.shape
+        lab = self.labels(enc)
+        q = int(lab.max()) + 1
+        s = (self.scale_per_unit if self.scale_per_unit is not None
+             else (n / self.k) * m / (self.k * self.epsilon))
+        cols: list[np.ndarray] = []
+        for j, a in enumerate(self.attributes):
+            if isinstance(a, NumericDomain):
+                cen = np.bincount(lab, weights=enc[:, j], minlength=q) / np.bincount(lab)
+                cols.append((cen + g.laplace(size=q) * s * a.width)[lab].astype(object))
+            else:
+                em = ExponentialCentroid(taxonomy=a, epsilon=self.epsilon,
+                                         factor=max(n / self.k, 1.0))
+                concepts = np.asarray(a.concepts, dtype=object)
+                draws = np.array([em.sample(list(concepts[enc[lab == c, j].astype(int)]),
+                                            rng=g) for c in range(q)], dtype=object)
+                cols.append(draws[lab])
+        out = np.stack(cols, axis=1)
+        if self.rows == "shuffled":
+            out = out[g.permutation(n)]
+        return out.tolist()
