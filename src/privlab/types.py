@@ -217,6 +217,9 @@ class Claim:
     notes: tuple[str, ...] = ()
     slow: bool = False
     """True when the check takes more than a few seconds (skipped by ``verify --quick``)."""
+    bounded: bool = False
+    """True when the statement is universal but the check covers finitely many instances (a
+    grid, random priors, small n): an exact/exhaustive pass then *confirms*, never verifies."""
 
 
 @attrs.frozen(kw_only=True)

@@ -126,3 +126,18 @@ def test_default_ledger_collects_ch4_without_load_errors():
         assert cid in ids
     assert {"thesis-4.1", "thesis-4.2"} <= set(led.tables())
     assert led.get("thesis:lemma-2").source.startswith("000_65177858bc9aa63c.txt §4.4")
+
+
+def test_bounded_exhaustive_claim_is_confirmed_not_verified():
+    """A universal statement checked exactly on finitely many instances is *confirmed*; the
+    same check on an unbounded claim stays verified (status_of of the result)."""
+    from privlab.proofs.ledger import BOUNDED, run_claim
+    from privlab.types import CheckResult, Claim, Method, Status
+
+    def check():
+        return CheckResult(holds=True, claim="x", method=Method.EXHAUSTIVE)
+
+    kw = {"id": "t:x", "source": "s", "statement": "for all n", "check": check}
+    assert run_claim(Claim(**kw)).status is Status.VERIFIED
+    out = run_claim(Claim(**kw, bounded=True))
+    assert out.status is Status.CONFIRMED and out.to_dict()["evidence"]["reason"] == BOUNDED

@@ -9,7 +9,7 @@ from privlab.proofs.ledger import Ledger
 from privlab.types import Status
 
 EXPECTED = {
-    "thesis:alg-7.1": Status.VERIFIED,
+    "thesis:alg-7.1": Status.CONFIRMED,  # bounded: N <= 60
     "thesis:alg-7.1-optimal": Status.REFUTED,
     "thesis:def-15": Status.CONFIRMED,
     "thesis:prop-10": Status.CONFIRMED,

@@ -79,8 +79,8 @@ def as_table(data: Any, columns: Sequence[Any] | str | None = None,
     bad = ~np.isfinite(x)
     if bad.any():
         r, c = (int(t) for t in np.argwhere(bad)[0])
-        raise InvalidParameter(f"{name} has a non-finite value {x[r, c]!r} in row {r}, column "
-                               f"{names[c]!r}")
+        raise InvalidParameter(f"{name} has a non-finite value {float(x[r, c])!r} in row {r}, "
+                               f"column {names[c]!r}")
     return np.ascontiguousarray(x, dtype=np.float64), names
 
 
@@ -202,8 +202,8 @@ class Domain:
         if out.any():
             r, c = (int(t) for t in np.argwhere(out)[0])
             nm = self.names[c] if c < len(self.names) else str(c)
-            raise InvalidParameter(f"value {x[r, c]!r} in row {r}, column {nm!r} lies outside "
-                                   f"the declared domain [{self.lower[c]:g}, "
+            raise InvalidParameter(f"value {float(x[r, c])!r} in row {r}, column {nm!r} lies "
+                                   f"outside the declared domain [{self.lower[c]:g}, "
                                    f"{self.upper[c]:g}]")
 
     def scale(self, x: np.ndarray) -> np.ndarray:

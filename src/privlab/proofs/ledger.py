@@ -37,6 +37,8 @@ MODULES: tuple[str, ...] = (
 """Proof modules of the default ledger (one line per module)."""
 
 SKIPPED_QUICK = "skipped (--quick)"
+BOUNDED = ("bounded check: exact on the finite instances listed in the evidence; the universal "
+           "statement is confirmed, not verified")
 LOAD_ERROR_PREFIX = "ledger:load-error:"
 
 Progress = Callable[[int, int, str], Any]
@@ -223,8 +225,11 @@ def run_claim(claim: Claim) -> ClaimOutcome:
     err = None
     if claim.id.startswith(LOAD_ERROR_PREFIX):
         err = str(result.evidence.get("error"))
-    return ClaimOutcome(claim=claim, status=status_of(result), result=result, seconds=seconds,
-                        error=err)
+    status = status_of(result)
+    if claim.bounded and status is Status.VERIFIED:
+        status = Status.CONFIRMED  # exact on the instances checked, not for all of them
+    return ClaimOutcome(claim=claim, status=status, result=result, seconds=seconds,
+                        error=err, reason=BOUNDED if claim.bounded else None)
 
 
 def default_ledger() -> Ledger:

@@ -97,7 +97,8 @@ CLAIMS: tuple[Claim, ...] = (
           check=check_safe_mode_dp,
           notes=(f"Laplace and staircase over ε ∈ {EPS_GRID}, d ∈ {D_GRID}, Δ = 1, and the "
                  "ci95-optimal member for Δ = 2.5; every ratio of neighbouring pmf values is "
-                 "compared exactly as Fractions (exhaustive over the finite set of ratios).",)),
+                 "compared exactly as Fractions (exhaustive over the finite set of ratios).",),
+          bounded=True),
     Claim(id="privlab:checker-refutes-controls", source="privlab (src/privlab/verify/dp.py)",
           statement="check_pure_dp refutes each broken control (with a pair) and accepts "
                     "Laplace and the optimal staircase.",
@@ -108,5 +109,6 @@ CLAIMS: tuple[Claim, ...] = (
           statement="Staircase.sample equals the generic inverse-CDF sampler bit for bit.",
           check=check_fast_sampler,
           notes=("20 laws × 20 000 uniforms; exactness of the inverse CDF itself is tested "
-                 "by goodness-of-fit tests (tests/mechanisms/test_noise_laws.py).",)),
+                 "by goodness-of-fit tests (tests/mechanisms/test_noise_laws.py).",),
+          bounded=True),
 )

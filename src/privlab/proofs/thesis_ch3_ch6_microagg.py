@@ -244,7 +244,8 @@ CLAIMS: tuple[Claim, ...] = (
           statement="MDAV is not insensitive to the input data for any k > 1 (Fig. 6.1); with "
                     "k = 1 it is.", check=check_def_12_mdav, slow=True,
           notes=("Exhaustive search over multisets on small grids (then hypothesis); the "
-                 "smallest counterexample has 5 records on one attribute.",)),
+                 "smallest counterexample has 5 records on one attribute.",),
+          bounded=True),
     Claim(id="thesis:prop-6", source=f"{F} §6.2 Proposition 6, Definition 13",
           statement="MDAV with a distance consistent with a total order satisfies the "
                     "insensitivity condition.", check=check_prop_6_literal, slow=True,
@@ -255,12 +256,14 @@ CLAIMS: tuple[Claim, ...] = (
     Claim(id="thesis:prop-6-fixed-ends", source=f"{F} §6.2 Proposition 6 (proof), §6.3.2",
           statement="Taking clusters of k from the extremes of a fixed total order in a fixed "
                     "pattern (insensitive MDAV) is insensitive.", check=check_prop_6_fixed,
-          slow=True),
+          slow=True,
+          bounded=True),
     Claim(id="thesis:prop-7", source=f"{F} §6.2 Proposition 7 (⇐)",
           statement="Algorithm 6.1 with a fixed sequence of total orders is insensitive.",
           check=check_prop_7_if, slow=True,
           notes=("Exhaustive on grids of up to 4 values, 1–2 attributes, n ≤ 2k + 2, and 150 "
-                 "hypothesis examples per algorithm and k.",)),
+                 "hypothesis examples per algorithm and k.",),
+          bounded=True),
     Claim(id="thesis:prop-7-only-if", source=f"{F} §6.2 Proposition 7 (⇒)",
           statement="If the orders are not a fixed sequence of total orders, Algorithm 6.1 is "
                     "not insensitive.", check=check_prop_7_only_if, slow=True,
@@ -269,7 +272,8 @@ CLAIMS: tuple[Claim, ...] = (
                  "by presentation.",)),
     Claim(id="thesis:sec-6.3.3-hamming", source=f"{F} §6.3.3",
           statement="The reference-point sequence over the domain corners follows the Hamming "
-                    "rule.", check=check_hamming_sequence),
+                    "rule.", check=check_hamming_sequence,
+          bounded=True),
     Claim(id="irm:lemma-1-adversarial", source=f"{IRM} §3.1 Lemma 1",
           statement="The univariate centroid list moves by at most Δ/k (adversarial search).",
           check=check_irm_lemma_1, slow=True,
@@ -282,7 +286,8 @@ CLAIMS: tuple[Claim, ...] = (
           statement="Swapping within groups of at least k records gives re-identification "
                     "probability at most 1/k.", check=check_reid_bound,
           notes=("Exact rational intruder on 6 records (all realisations); MDAV-SWAP and "
-                 "IR-SWAP, k = 2, 3; a deterministic swap and groups of k − 1 are caught.",)),
+                 "IR-SWAP, k = 2, 3; a deterministic swap and groups of k − 1 are caught.",),
+          bounded=True),
     Claim(id="thesis:sec-3.3.1-reid-bound-ties", source=f"{F} §3.3.1–3.3.3, Definition 5",
           statement="The 1/k bound also holds for IR-SWAP when confidential values tie.",
           check=check_reid_bound_ties,

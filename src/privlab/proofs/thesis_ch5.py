@@ -141,12 +141,14 @@ CLAIMS: tuple[Claim, ...] = (
           notes=("Holds for every pair of data sets (not only neighbours): the answer depends "
                  "on D only through f(D) and every factor lies in [α_d, α_u].  Exhaustive exact "
                  "check over all pairs of true answers on 150 random priors, plus a continuous "
-                 "uniform prior.",)),
+                 "uniform prior.",),
+          bounded=True),
     Claim(id="thesis:prop-3", source=f"{F} §5.1 Proposition 3 (add/remove-one)",
           statement="For an individual query, α_u = e^ε, α_d = e^−ε give ε-DP.",
           check=ck.check_prop_3,
           notes=("Under the thesis's add/remove relation: exhaustive exact over 150 priors and "
-                 "over every neighbour of a small data set.",)),
+                 "over every neighbour of a small data set.",),
+          bounded=True),
     Claim(id="thesis:prop-3-substitution", source=f"{F} §5.1 Proposition 3 (substitution)",
           statement="For an individual query, α_u = e^ε, α_d = e^−ε give ε-DP under "
                     "substitution.",
@@ -160,7 +162,8 @@ CLAIMS: tuple[Claim, ...] = (
           notes=("Statistical row on a grid of the holder's α_u (exhaustive neighbours of a "
                  "count query, both relations).  At α_u ∈ {1, e^ε} the answer is the prior "
                  "itself (P(U_u) ∈ {1, 0}): the gain is interior.  The individual factors on a "
-                 "statistical query (broken control) are caught.",)),
+                 "statistical query (broken control) are caught.",),
+          bounded=True),
     Claim(id="thesis:sec-5.2-delta-individual", source=f"{F} §5.2 (ε, δ) individual",
           statement="Adding δ at f(D) and subtracting δ from the tails gives (ε, δ)-DP.",
           check=lambda: ck.check_delta("individual"),
@@ -188,7 +191,8 @@ CLAIMS: tuple[Claim, ...] = (
           statement="Any function F of an ε-DP answer vector is ε-DP.",
           check=ck.check_prop_5,
           notes=("All 81 maps of Example 8's four outcomes into three values; the general "
-                 "pre-image argument of the proof is immediate.",)),
+                 "pre-image argument of the proof is immediate.",),
+          bounded=True),
     Claim(id="thesis:cor-2", source=f"{F} §5.4.2 Corollary 2",
           statement="Whatever the attacker's strategy, her estimate of f(D) is ε-DP.",
           check=check_cor_2,

@@ -3,7 +3,7 @@
 Data: the CASC "Census" table (``census_casc.csv``, see ``../shared/data/SOURCES.md``) with the
 domain of every attribute taken as [0, 1.5·max] (thesis §6.4.1, irm §4.1).  The data directory
 is ``data_dir`` when given, else :func:`privlab._data.data_dir` (``PRIVLAB_DATA_DIR`` or
-``../shared/data`` relative to the working directory), else ``/work/shared/data``; when no file
+``../shared/data`` relative to the working directory); when no file
 is found a seeded synthetic table of the same shape is used (1080 records, log-normal money
 amounts with a shared factor, integer valued) and :func:`census` says so.
 
@@ -37,7 +37,6 @@ __all__ = ["CENSUS_TABLE_6", "census", "dp_releases", "mdav_release", "rl", "sco
 
 CENSUS_TABLE_6 = ("FEDTAX", "POTHVAL", "INTVAL", "FICA")
 """The thesis §6.4.1 / vldb14 §5.1 attributes, in the order of Table 6.5 (X, P, I, F)."""
-FALLBACK = Path("/work/shared/data")
 N_CENSUS = 1080
 
 
@@ -65,9 +64,6 @@ def census(columns: Any = CENSUS_TABLE_6, data_dir: Any = None, seed: int = 6,
     ``synthetic``: use the synthetic table even when the real one exists.
     """
     path = None if synthetic else data_file("census_casc.csv", data_dir)
-    if (path is None and not synthetic and data_dir is None
-            and (FALLBACK / "census_casc.csv").is_file()):
-        path = FALLBACK / "census_casc.csv"
     if path is not None:
         header, rows = _read_csv(path)
         names = header[:columns] if isinstance(columns, int) else list(columns)

@@ -28,7 +28,8 @@ CLAIMS: tuple[Claim, ...] = (
                     "contiguously in the order of C.",
           check=ck.check_alg_7_1,
           notes=("Exhaustive over N ≤ 60 and every k ≤ N: sizes always lie in [k, 2k − 1] "
-                 "(after the loop k ≤ |O| < 3k).",)),
+                 "(after the loop k ≤ |O| < 3k).",),
+          bounded=True),
     Claim(id="thesis:alg-7.1-optimal", source=f"{F} §7.1.1 Algorithm 7.1 ('Optimal "
           "partitioning')", statement="Algorithm 7.1's partition minimises the variability "
           "(within-class SSE) of C among partitions into classes of ≥ k records.",
