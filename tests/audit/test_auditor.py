@@ -278,9 +278,11 @@ def test_audit_mechanism_rejects_non_mechanisms():
 
 @pytest.mark.parametrize("confidence", [0.9, 0.99])
 def test_bound_is_recomputable_from_the_counterexample(confidence):
-    """ε_lb = log(CP_lower(k_big) / CP_upper(k_small)), each one-sided at 1 − α/2 (recomputed
-    here with the bounds module from the printed counts), strictly below the plug-in ratio."""
+    """The bound is recomputed from the printed counts with the method the counterexample names:
+    "bonferroni" — log(CP_lower(k_big) / CP_upper(k_small)), each one-sided at 1 − α/2;
+    "joint" — :func:`ratio_lower` at level α; strictly below the plug-in ratio either way."""
     from privlab.audit.bounds import cp_lower, cp_upper
+    from privlab.audit.ratiobound import ratio_lower
 
     r = audit_mechanism(HalfScaleLaplace(epsilon=1.0), samples=50_000, rng=11,
                         confidence=confidence)
@@ -288,8 +290,11 @@ def test_bound_is_recomputable_from_the_counterexample(confidence):
     big, small = (c["a"], c["b"]) if c["direction"] == "a>b" else (c["b"], c["a"])
     half = (1.0 - confidence) / 2.0
     assert c["cp_level_each"] == pytest.approx(1.0 - half)
-    expect = math.log(float(cp_lower(big["count"], big["n"], half))
-                      / float(cp_upper(small["count"], small["n"], half)))
+    bonf = math.log(float(cp_lower(big["count"], big["n"], half))
+                    / float(cp_upper(small["count"], small["n"], half)))
+    joint = ratio_lower(big["count"], big["n"], small["count"], small["n"], 1.0 - confidence)
+    assert c["bound_method"] in ("bonferroni", "joint")
+    expect = joint if c["bound_method"] == "joint" else bonf
     assert r.epsilon_lower_bound == pytest.approx(expect, rel=1e-12)
     assert r.epsilon_lower_bound < math.log(big["count"] / small["count"])
 

@@ -20,21 +20,30 @@ cluster with the same result for the same seed, see :mod:`privlab.audit.sampling
    as two independent halves): histograms of both sides over the partition; every threshold
    {Y > t}, {Y ≤ t}, single cell and likelihood-ratio level set (ordered on one half, counted
    on the other), of every feature, in both directions, is scored by a conservative prediction
-   of step 3's bound and the best event S* is kept.
+   of step 3's bound and the best event S* is kept.  The prediction takes the selection
+   probabilities at their one-sided Clopper–Pearson bounds at level α/(2m), simultaneous over
+   the m candidates of a feature and direction: a penalty that grows with the number of
+   candidates, so a small cell whose ratio looks large by chance (the winner's curse of
+   picking the best of thousands) loses against a robust threshold.  The same step fixes the
+   *bound method* of step 3 — "joint" or "bonferroni", whichever predicts the higher bound.
 3. *Estimation* (n_est = n − n_sel fresh samples per side, independent streams): counts k_a, k_b
-   of S* (the side where S* was more likely at selection is called "a" below); one-sided
-   Clopper–Pearson bounds (:mod:`privlab.audit.bounds`) p_a ≥ L_a and p_b ≤ U_b, each at level
-   1 − α/2 with α = 1 − confidence (Bonferroni), and
+   of S* (the side where S* was more likely at selection is called "a" below), and either
 
-       ε_lb = max(0, log((L_a − δ) / U_b)).
+   * "joint": ε_lb = the exact (1 − α) lower confidence bound on log((p_a − δ)/p_b) of
+     :mod:`privlab.audit.ratiobound` (one test of the ratio, Berger–Boos nuisance interval),
+     about 0.64× as wide as the Bonferroni pair at large counts; or
+   * "bonferroni": one-sided Clopper–Pearson bounds (:mod:`privlab.audit.bounds`) p_a ≥ L_a and
+     p_b ≤ U_b, each at level 1 − α/2 with α = 1 − confidence, and
+     ε_lb = max(0, log((L_a − δ) / U_b)) — better when the small side has few hits.
 
-Soundness.  S* depends only on pilot and selection samples, which are independent of the
-estimation samples, so conditionally on S* the two CP bounds hold jointly with probability
-≥ 1 − α; ε_lb ≤ ε_true with probability ≥ ``confidence`` whatever the mechanism, the number of
-candidates, or the selection rule.  The verdict is "violation" iff ε_lb > claimed ε, so a
-mechanism that does satisfy its claim is flagged with probability ≤ 1 − confidence per audit
-(``false_alarm_rate`` in :meth:`AuditResult.to_dict`).  With K explicit input pairs each pair is
-audited at level 1 − α/K (union bound) and the maximum is reported, with the same guarantee.
+Soundness.  S* and the bound method depend only on pilot and selection samples, which are
+independent of the estimation samples, so conditionally on them the step-3 bound holds with
+probability ≥ 1 − α; ε_lb ≤ ε_true with probability ≥ ``confidence`` whatever the
+mechanism, the number of candidates, or the selection rule.  The verdict is "violation" iff
+ε_lb > claimed ε, so a mechanism that does satisfy its claim is flagged with probability
+≤ 1 − confidence per audit (``false_alarm_rate`` in :meth:`AuditResult.to_dict`).  With K
+explicit input pairs each pair is audited at level 1 − α/K (union bound) and the maximum is
+reported, with the same guarantee.
 
 Structural leaks.  When k_b = 0 the CP upper bound is 1 − (α/2)^{1/n_est} > 0, so ε_lb stays
 finite and sound (≈ log(L_a · n_est / log(2/α))); ``structural_leak`` is set when the chosen
@@ -52,8 +61,9 @@ verdict is "violation" iff it exceeds the claimed ``delta``.  With the default
 ``objective="epsilon"`` ``epsilon_lower_bound`` is a lower bound on ε at the given ``delta``.
 
 Error budget (one overall confidence): α = 1 − confidence is spent once, on the estimation of
-the single selected event (α/2 per side for the ε bound; α for the δ test, of which α/20 goes
-to the nuisance interval).  Pilot and selection spend none: they only choose the event.
+the single selected event (ε bound: α/2 per side with "bonferroni"; α for the joint test, of
+which α/20 goes to the nuisance interval; the δ test likewise).  Pilot and selection spend
+none: they only choose the event.
 """
 
 from __future__ import annotations
@@ -74,6 +84,7 @@ from privlab.audit import features as ft
 from privlab.audit import sampling as sp
 from privlab.audit.bounds import cp_lower, cp_upper
 from privlab.audit.diffbound import delta_lower
+from privlab.audit.ratiobound import ratio_lower
 from privlab.errors import InvalidParameter
 from privlab.types import CheckResult, Method, jsonable
 
@@ -85,6 +96,7 @@ PILOT_MAX = 10_000
 LEAK_MIN_COUNT = 50
 VERDICTS = ("consistent", "violation")
 OBJECTIVES = ("epsilon", "delta")
+BOUND_METHODS = ("bonferroni", "joint")
 SELECTION_FRACTION = {"epsilon": 0.3, "delta": 0.1}
 SELECT_LEVEL = 0.05
 
@@ -206,16 +218,21 @@ def _select(hists: dict[str, list[Any]], feats: Sequence[str], n_est: int, alpha
         for forward in (True, False):
             big, small = (cands.count_a, cands.count_b) if forward else \
                 (cands.count_b, cands.count_a)
+            joint = np.zeros(len(cands), dtype=bool)
             if objective == "delta":
                 s = score_delta(big, small, cands.n, n_est, alpha, c)
             else:
-                s = ev.score(big, small, cands.n, n_est, alpha, dl)
+                sa = alpha / (2 * len(cands))  # simultaneous over both directions
+                s_cp = ev.score(big, small, cands.n, n_est, alpha, dl, sa)
+                s_jt = ev.score_joint(big, small, cands.n, n_est, alpha, dl, sa)
+                joint = s_jt > s_cp
+                s = np.where(joint, s_jt, s_cp)
             j = int(np.argmax(s))
             if best is None or s[j] > best[0]:
-                best = (float(s[j]), i, cands, j, forward)
+                best = (float(s[j]), i, cands, j, forward, bool(joint[j]))
     assert best is not None
-    sc, i, cands, j, forward = best
-    return i, cands, j, forward, sc, total
+    sc, i, cands, j, forward, jt = best
+    return i, cands, j, forward, sc, total, ("joint" if jt else "bonferroni")
 
 
 def audit_pair(sample_a: Sampler, sample_b: Sampler, *, samples: int, confidence: float = 0.95,
@@ -226,7 +243,8 @@ def audit_pair(sample_a: Sampler, sample_b: Sampler, *, samples: int, confidence
                features: ft.FeatureMap | None = None, float_bits: bool = False,
                workers: int | None = 1, scheduler: Any = None,
                spec: Mapping[str, Any] | None = None,
-               progress: Progress | None = None) -> AuditResult:
+               progress: Progress | None = None,
+               bar: Callable[[int], Any] | None = None) -> AuditResult:
     """Lower-bound the privacy loss between two output distributions (module docstring).
 
     ``sample_a(n, rng)`` / ``sample_b(n, rng)`` return n outputs of the mechanism on the two
@@ -239,7 +257,8 @@ def audit_pair(sample_a: Sampler, sample_b: Sampler, *, samples: int, confidence
     0.1 for δ, pilot included) and estimation.  ``neighbours`` labels the pair and ``spec``
     names the mechanism in the counterexample (for replay).  ``workers`` local processes
     (None: all cores) or a Dask ``scheduler`` address: the same ``rng`` seed and ``chunk`` give
-    the identical result for any number of workers.
+    the identical result for any number of workers.  ``progress`` receives phase messages;
+    ``bar`` the number of outputs drawn after each block (e.g. ``tqdm.update``).
     """
     t0 = time.perf_counter()
     v.one_of("objective", objective, OBJECTIVES)
@@ -272,6 +291,8 @@ def audit_pair(sample_a: Sampler, sample_b: Sampler, *, samples: int, confidence
     # 1. pilot -> features and partitions
     pil_a = sp.draw(sample_a, "sample_a", n_pil, seqs[0])
     pil_b = sp.draw(sample_b, "sample_b", n_pil, seqs[1])
+    if bar is not None:
+        bar(2 * n_pil)
     if pil_a.shape[1:] != pil_b.shape[1:]:
         raise InvalidParameter(f"sample_a and sample_b return outputs of different shapes "
                                f"{pil_a.shape[1:]} and {pil_b.shape[1:]}")
@@ -281,7 +302,7 @@ def audit_pair(sample_a: Sampler, sample_b: Sampler, *, samples: int, confidence
     edges = [p.edges for p in parts]
     say(f"{name}: pilot {n_pil}/side, {len(feats)} feature(s), selecting on {n_sel}/side")
     with sp.Runner({"a": sample_a, "b": sample_b}, chunk=ch, workers=nw, scheduler=scheduler,
-                   user=features) as run:
+                   user=features, tick=bar) as run:
         # 2. selection, in two independent halves (the pilot belongs to the first)
         hists: dict[str, list[Any]] = {
             "a1": [p.histogram(x) for p, x in zip(parts, fa, strict=True)],
@@ -293,15 +314,15 @@ def audit_pair(sample_a: Sampler, sample_b: Sampler, *, samples: int, confidence
             hists[key] = [h + x for h, x in zip(hists[key], more, strict=True)]
         hists["a2"] = run.histograms("a", n_sel - n_h1, seqs[4], feats, edges)
         hists["b2"] = run.histograms("b", n_sel - n_h1, seqs[5], feats, edges)
-        fi, cands, j, forward, sel_score, n_cands = _select(hists, feats, n_est, alpha, dl,
-                                                            objective, c)
+        fi, cands, j, forward, sel_score, n_cands, method = _select(hists, feats, n_est, alpha,
+                                                                    dl, objective, c)
         part = parts[fi]
         mask = cands.mask(j, part.ncells)
         say(f"{name}: event chosen on feature {feats[fi]!r}; estimating on {n_est}/side")
         # 3. estimation on fresh, independent streams (chosen feature only)
         ka = int(run.histograms("a", n_est, seqs[6], [feats[fi]], [part.edges])[0][mask].sum())
         kb = int(run.histograms("b", n_est, seqs[7], [feats[fi]], [part.edges])[0][mask].sum())
-    cex, res = _bounds(ka, kb, n_est, alpha, dl, eps, forward, objective)
+    cex, res = _bounds(ka, kb, n_est, alpha, dl, eps, forward, objective, method)
     cex.update({
         "neighbours": list(neighbours) if neighbours is not None else ["a", "b"],
         "feature": feats[fi], "event": ev.describe(cands, j, part),
@@ -320,12 +341,21 @@ def audit_pair(sample_a: Sampler, sample_b: Sampler, *, samples: int, confidence
 
 
 def _bounds(ka: int, kb: int, n_est: int, alpha: float, dl: float, eps: float | None,
-            forward: bool, objective: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Bounds for one fixed event from its estimation counts (also used by replay)."""
+            forward: bool, objective: str, method: str = "bonferroni"
+            ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Bounds for one fixed event from its estimation counts (also used by replay).
+
+    ``method`` (fixed at selection, before the estimation counts exist): "bonferroni" — two
+    Clopper–Pearson bounds at α/2; "joint" — one exact test of the ratio
+    (:func:`privlab.audit.ratiobound.ratio_lower`)."""
+    v.one_of("method", method, BOUND_METHODS)
     k_big, k_small = (ka, kb) if forward else (kb, ka)
     lo = float(cp_lower(k_big, n_est, alpha / 2))
     hi = float(cp_upper(k_small, n_est, alpha / 2))
-    eps_lb = math.log((lo - dl) / hi) if lo - dl > hi else 0.0
+    if method == "joint":
+        eps_lb = ratio_lower(k_big, n_est, k_small, n_est, alpha, dl)
+    else:
+        eps_lb = math.log((lo - dl) / hi) if lo - dl > hi else 0.0
     leak = k_small == 0 and k_big >= LEAK_MIN_COUNT
     if eps is None:
         dlb = 0.0
@@ -348,5 +378,6 @@ def _bounds(ka: int, kb: int, n_est: int, alpha: float, dl: float, eps: float | 
         "b": {"count": kb, "n": n_est, "p_hat": kb / n_est,
               "cp_lower": float(lo_b), "cp_upper": float(hi_b)},
         "cp_level_each": 1.0 - alpha / 2, "structural_leak": bool(leak),
+        "bound_method": method,
         "epsilon_lower_bound": eps_lb, "delta_lower_bound": dlb}
     return cex, {"eps_lb": eps_lb, "dlb": dlb, "leak": leak, "verdict": verdict}

@@ -54,11 +54,7 @@ def _pval(d0: float, t: float, n_a: int, n_b: int, c: float, grid: np.ndarray,
     is taken at its low end k_j (an upper bound), plus the mass of K_b outside the range.
     """
     p_b = grid[:-1]
-    p_a = np.minimum(1.0, d0 + c * grid[1:])
-    keep = d0 + c * p_b <= 1.0
-    if not keep.any():
-        return gamma
-    p_b, p_a = p_b[keep], p_a[keep]
+    p_a = np.minimum(1.0, d0 + c * grid[1:])  # cells past p_b = (1 − d0)/c: p_a = 1 is in H
     lo = int(stats.binom.ppf(TAIL, n_b, float(p_b.min())))
     hi = int(stats.binom.isf(TAIL, n_b, float(p_b.max())))
     lo, hi = max(lo - 1, 0), min(hi + 1, n_b)

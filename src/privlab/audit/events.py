@@ -35,6 +35,7 @@ from typing import Any
 import attrs
 import numpy as np
 from numpy.typing import NDArray
+from scipy import stats
 
 from privlab.audit.bounds import cp_lower, cp_upper
 
@@ -165,15 +166,40 @@ def candidates(halves_a: tuple[IntArray, IntArray],
 
 
 def score(big: IntArray, small: IntArray, n_sel: IntArray | int, n_est: int, alpha: float,
-          delta: float = 0.0) -> FloatArray:
-    """Conservative prediction of the estimation-phase bound (module doc); −inf when none."""
+          delta: float = 0.0, sel_alpha: float | None = None) -> FloatArray:
+    """Conservative prediction of the estimation-phase bound (module doc); −inf when none.
+    ``sel_alpha`` (default α) is the level of the selection-count CP penalty."""
     a2 = alpha / 2.0
-    p_big = cp_lower(big, n_sel, a2)
-    p_small = cp_upper(small, n_sel, a2)
+    s2 = a2 if sel_alpha is None else sel_alpha / 2.0
+    p_big = cp_lower(big, n_sel, s2)
+    p_small = cp_upper(small, n_sel, s2)
     lo = cp_lower(p_big * n_est, n_est, a2) - delta
     hi = cp_upper(p_small * n_est, n_est, a2)
     with np.errstate(divide="ignore", invalid="ignore"):
         s = np.where(lo > 0, np.log(np.maximum(lo, 1e-300)) - np.log(hi), -np.inf)
+    return np.asarray(s, dtype=float)
+
+
+JOINT_MIN_COUNT = 50
+"""Expected small-side estimation count below which the joint prediction is not trusted."""
+
+
+def score_joint(big: IntArray, small: IntArray, n_sel: IntArray | int, n_est: int,
+                alpha: float, delta: float = 0.0, sel_alpha: float | None = None) -> FloatArray:
+    """Conservative prediction of the joint ratio bound (:mod:`privlab.audit.ratiobound`):
+    the same CP-penalised probabilities as :func:`score`, minus one normal width
+    z_{α − α/20}·√(Var log p̂_big-part + Var log p̂_small) at n_est; −inf where the small side
+    would have fewer than ``JOINT_MIN_COUNT`` expected hits (the normal width is then
+    optimistic and the Bonferroni bound is the safer choice)."""
+    s2 = alpha / 2.0 if sel_alpha is None else sel_alpha / 2.0
+    p_big = cp_lower(big, n_sel, s2)
+    p_small = cp_upper(small, n_sel, s2)
+    z = float(stats.norm.isf(alpha - alpha / 20.0))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        net = np.maximum(p_big - delta, 1e-300)
+        var = (p_big * (1 - p_big) / net**2 + (1 - p_small) / np.maximum(p_small, 1e-300)) / n_est
+        s = np.log(net) - np.log(np.maximum(p_small, 1e-300)) - z * np.sqrt(var)
+        s = np.where((p_big > delta) & (p_small * n_est >= JOINT_MIN_COUNT), s, -np.inf)
     return np.asarray(s, dtype=float)
 
 

@@ -95,7 +95,8 @@ def audit_mechanism(mechanism: Any, *, samples: int, confidence: float = 0.95,
                     selection_fraction: float | None = None, delta: float = 0.0,
                     objective: str = "epsilon", float_bits: bool | None = None,
                     workers: int | None = 1, scheduler: Any = None,
-                    progress: Callable[[str], Any] | None = None) -> AuditResult:
+                    progress: Callable[[str], Any] | None = None,
+                    bar: Callable[[int], Any] | None = None) -> AuditResult:
     """Audit ``mechanism`` on neighbouring inputs (module docstring).
 
     Default pair: the mechanism's ``pairs`` (controls) or f(D) = 0 vs f(D') = Δ (additive
@@ -132,7 +133,7 @@ def audit_mechanism(mechanism: Any, *, samples: int, confidence: float = 0.95,
     kw = {"chunk": chunk, "bins": bins, "selection_fraction": selection_fraction,
           "delta": delta, "objective": objective, "workers": workers, "scheduler": scheduler,
           "float_bits": bool(getattr(mechanism, "float_bits", False)) if float_bits is None
-          else float_bits, "features": getattr(mechanism, "features", None)}
+          else float_bits, "features": getattr(mechanism, "features", None), "bar": bar}
     label, spec = _label(mechanism), mechanism_spec(mechanism)
     pilot: list[dict[str, Any]] = []
     if search and len(pairs) > 1:

@@ -4,10 +4,13 @@ A counterexample (``AuditResult.counterexample``, or the whole ``to_dict()``) na
 mechanism (``spec``, rebuilt with :func:`privlab.audit.controls.from_spec`) or needs the two
 samplers, the neighbour pair, the feature and the event.  Because the event is fixed before the
 new samples are drawn, all ``samples`` per side go to estimation and the bounds are exactly
-those of the auditor's step 3 (:func:`privlab.audit.auditor._bounds`): ε_lb = log((L_a − δ)/U_b)
-with one-sided Clopper–Pearson bounds at 1 − α/2 each, and for ``objective == "delta"`` the
-exact δ bound of :mod:`privlab.audit.diffbound`.  The verdict reproduces iff it is again
-"violation"; a sound auditor's violations reproduce (up to the stated error rates).
+those of the auditor's step 3 (:func:`privlab.audit.auditor._bounds`) with the bound method
+the counterexample names (``bound_method``: the joint ratio bound of
+:mod:`privlab.audit.ratiobound`, or log((L_a − δ)/U_b) with one-sided Clopper–Pearson bounds at
+1 − α/2 each — the default for files saved before the joint bound existed), and for
+``objective == "delta"`` the exact δ bound of :mod:`privlab.audit.diffbound`.  The verdict
+reproduces iff it is again "violation"; a sound auditor's violations reproduce (up to the
+stated error rates).
 """
 
 from __future__ import annotations
@@ -82,7 +85,8 @@ def replay(counterexample: Mapping[str, Any], *, samples: int, rng: RngLike = No
     feat, event = str(cex["feature"]), dict(cex["event"])
     ka = _count(sample_a, "sample_a", n, seqs[0], ch, feat, event, features)
     kb = _count(sample_b, "sample_b", n, seqs[1], ch, feat, event, features)
-    out, res = _bounds(ka, kb, n, 1.0 - conf, dl, eps, cex["direction"] == "a>b", objective)
+    out, res = _bounds(ka, kb, n, 1.0 - conf, dl, eps, cex["direction"] == "a>b", objective,
+                       str(cex.get("bound_method", "bonferroni")))
     new = {**dict(cex), **out, "replayed": True, "confidence": conf,
            "original": {k: cex.get(k) for k in ("a", "b", "epsilon_lower_bound",
                                                 "delta_lower_bound")}}

@@ -91,8 +91,11 @@ class Runner:
     """Histograms of sampler outputs over partitions, on 1..W processes or a Dask cluster."""
 
     def __init__(self, samplers: dict[str, Sampler], *, chunk: int, workers: int = 1,
-                 scheduler: Any = None, user: ft.FeatureMap | None = None) -> None:
+                 scheduler: Any = None, user: ft.FeatureMap | None = None,
+                 tick: Callable[[int], Any] | None = None) -> None:
         self.samplers, self.chunk, self.user = samplers, chunk, user
+        self.tick = tick
+        """Called with the number of outputs of each finished block (a progress bar)."""
         self.workers, self.scheduler = workers, scheduler
         self._pool: Any = None
         self._client: Any = None
@@ -136,6 +139,8 @@ class Runner:
         for part in parts:
             for t, h in zip(tot, part, strict=True):
                 t += h
+            if self.tick is not None:
+                self.tick(int(part[0].sum()))  # every output lies in exactly one cell
         return tot
 
 

@@ -7,9 +7,10 @@ hold (failed certificate, audit violation of a correct mechanism, failed report 
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import click
@@ -28,10 +29,33 @@ seed_option = click.option("--seed", type=click.IntRange(min=0), default=0, show
 _T0 = time.monotonic()
 
 
+_BAR: list[Any] = []
+
+
 def progress(msg: str) -> None:
     """Progress and logs go to stderr (stdout is reserved for the result), with elapsed time."""
     t = int(time.monotonic() - _T0)
-    click.echo(f"[{t // 60:02d}:{t % 60:02d}] {msg}", err=True)
+    line = f"[{t // 60:02d}:{t % 60:02d}] {msg}"
+    if _BAR:
+        _BAR[-1].write(line, file=sys.stderr)  # above the bar, not through it
+    else:
+        click.echo(line, err=True)
+
+
+@contextlib.contextmanager
+def sample_bar(total: int | None = None) -> Iterator[Callable[[int], Any]]:
+    """A progress bar of outputs drawn, on stderr (tqdm; shown only when stderr is a
+    terminal, so logs and ``--format json`` pipelines stay clean).  Yields ``update(n)``."""
+    from tqdm import tqdm
+
+    bar = tqdm(total=total, unit=" outputs", unit_scale=True, file=sys.stderr, disable=None,
+               leave=False, dynamic_ncols=True)
+    _BAR.append(bar)
+    try:
+        yield bar.update
+    finally:
+        _BAR.pop()
+        bar.close()
 
 
 def emit(obj: Any, fmt: str, text: str | Callable[[], str]) -> None:

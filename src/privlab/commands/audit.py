@@ -30,6 +30,7 @@ from privlab.commands._common import (
     exit_with,
     format_option,
     progress,
+    sample_bar,
     seed_option,
     text_table,
 )
@@ -164,10 +165,12 @@ def audit(mechanism: str | None, samples: int | None, confidence: float, delta: 
                                                             scalar=True)),
                                     ("d", d)) if x is not None}
         mech = make(str(mechanism), **params)
-        res = audit_mechanism(mech, samples=n, confidence=confidence, delta=delta,
-                              objective=objective, claimed_epsilon=claimed_epsilon, rng=seed,
-                              float_bits=True if float_bits else None, workers=workers,
-                              scheduler=scheduler, progress=progress)
+        with sample_bar() as bar:
+            res = audit_mechanism(mech, samples=n, confidence=confidence, delta=delta,
+                                  objective=objective, claimed_epsilon=claimed_epsilon,
+                                  rng=seed, float_bits=True if float_bits else None,
+                                  workers=workers, scheduler=scheduler, progress=progress,
+                                  bar=bar)
     d_out = res.to_dict()
     if save:
         atomic_write_json(Path(save), d_out)
