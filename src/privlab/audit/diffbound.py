@@ -34,6 +34,7 @@ import numpy as np
 from scipy import stats
 
 from privlab import _validate as v
+from privlab.audit.binomgrid import kb_bins
 from privlab.audit.bounds import cp_lower, cp_upper
 
 GRID = 48
@@ -55,20 +56,11 @@ def _pval(d0: float, t: float, n_a: int, n_b: int, c: float, grid: np.ndarray,
     """
     p_b = grid[:-1]
     p_a = np.minimum(1.0, d0 + c * grid[1:])  # cells past p_b = (1 − d0)/c: p_a = 1 is in H
-    lo = int(stats.binom.ppf(TAIL, n_b, float(p_b.min())))
-    hi = int(stats.binom.isf(TAIL, n_b, float(p_b.max())))
-    lo, hi = max(lo - 1, 0), min(hi + 1, n_b)
-    sd = math.sqrt(n_b * float(p_b.max()) * (1 - float(p_b.min())))
-    w = max(1, int(sd / KBINS))
-    k = np.arange(lo, hi + 1, w)  # bin j = [k_j, k_{j+1}), the last one ends at hi + 1
-    k_end = np.append(k[1:], hi + 1)
-    cdf_hi = stats.binom.cdf(k_end[None, :] - 1, n_b, p_b[:, None])
-    cdf_lo = stats.binom.cdf(k[None, :] - 1, n_b, p_b[:, None])
+    k, weight, outside = kb_bins(p_b, n_b, KBINS, TAIL)
     x = n_a * (t + c * k / n_b)
     need = np.ceil(x - 1e-9 * np.maximum(1.0, np.abs(x)))  # rounding down only enlarges P
     sf = stats.binom.sf(need[None, :] - 1, n_a, p_a[:, None])
-    body = np.sum((cdf_hi - cdf_lo) * sf, axis=1)
-    outside = stats.binom.cdf(lo - 1, n_b, p_b) + stats.binom.sf(hi, n_b, p_b)
+    body = np.sum(weight * sf, axis=1)
     return gamma + float(np.max(np.minimum(1.0, body + outside)))
 
 

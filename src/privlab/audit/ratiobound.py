@@ -45,6 +45,7 @@ import numpy as np
 from scipy import special, stats
 
 from privlab import _validate as v
+from privlab.audit.binomgrid import kb_bins
 from privlab.audit.bounds import cp_lower, cp_upper
 from privlab.errors import InvalidParameter
 
@@ -74,18 +75,7 @@ class RatioTest:
         grid = np.linspace(lo_b, hi_b, GRID + 1)
         p_b = grid[:-1]
         self.g_hi = grid[1:]
-        lo = int(stats.binom.ppf(TAIL, n_b, float(p_b.min())))
-        hi = int(stats.binom.isf(TAIL, n_b, float(p_b.max())))
-        lo, hi = max(lo - 1, 0), min(hi + 1, n_b)
-        sd = math.sqrt(n_b * float(p_b.max()) * (1 - float(p_b.min())))
-        w = max(1, int(sd / KBINS))
-        k = np.arange(lo, hi + 1, w)  # bin j = [k_j, k_{j+1}); the last one ends at hi + 1
-        k_end = np.append(k[1:], hi + 1)
-        weight = (special.bdtr(k_end[None, :] - 1.0, n_b, p_b[:, None])
-                  - np.where(k[None, :] > 0, special.bdtr(np.maximum(k - 1.0, 0)[None, :],
-                                                          n_b, p_b[:, None]), 0.0))
-        self.outside = (np.where(lo > 0, special.bdtr(max(lo - 1.0, 0.0), n_b, p_b), 0.0)
-                        + special.bdtrc(float(hi), n_b, p_b))
+        k, weight, self.outside = kb_bins(p_b, n_b, KBINS, TAIL)
         r = ((k_a + 0.5) / n_a - delta) / ((k_b + 0.5) / n_b)
         x = n_a * (delta + r * (k + 0.5) / n_b) - 0.5  # R ≥ r  ⇔  K_a ≥ x  (bin low end)
         need = np.ceil(x - 1e-9 * np.maximum(1.0, np.abs(x)))
