@@ -21,6 +21,7 @@ EXPECTED = {
     "thesis:ex-8": V, "thesis:prop-4": C, "thesis:prop-5": C, "thesis:cor-2": C,
     "thesis:protocol-2": C, "thesis:protocol-1": C, "thesis:sec-5.4.1-modified-condition": V,
     "thesis:table-5.5": R, "thesis:sec-5.5.1": R, "thesis:sec-5.5.1-conclusion": V,
+    "thesis:sec-5.2-example-7-products": C, "thesis:prop-2-continuous-all-answers": C,
 }
 
 

@@ -58,21 +58,27 @@ def build_mechanism(prior: str, epsilon: float, query: str, alpha_u: float | Non
         f = Factors.individual(epsilon)
     else:
         f = Factors.statistical(epsilon, alpha_u)
-    dist = None if distance is None else get_distance(
-        distance, categories=getattr(p, "values", None))
+    if p.kind == "product":
+        dist: Any = distance  # chebyshev | l1 | l2 (None: chebyshev)
+    else:
+        dist = None if distance is None else get_distance(
+            distance, categories=getattr(p, "values", None))
     return Refinement(prior=p, factors=f, distance=dist, delta=delta, delta_rule=delta_rule)
 
 
 @click.command("refinement")
 @click.option("--prior", required=True, help="uniform:LO,HI | <scipy family>:ARGS | "
-                                             "pmf:V=P,V=P,… (masses as fractions).")
+                                             "pmf:V=P,V=P,… (masses as fractions) | "
+                                             "product(SPEC;SPEC;…) of continuous priors.")
 @click.option("--epsilon", type=float, required=True, help="Claimed ε (> 0).")
 @click.option("--query", type=click.Choice(["individual", "statistical"]), default="individual",
               show_default=True, help="Table 5.2 row.")
 @click.option("--alpha-u", type=float, default=None,
               help="Holder's α_u ∈ [1, e^ε] for statistical queries (default e^{ε/2}).")
-@click.option("--distance", type=click.Choice(["absolute", "nominal", "ordinal"]), default=None,
-              help="Default: nominal for a pmf, absolute for a continuous prior.")
+@click.option("--distance", type=click.Choice(["absolute", "nominal", "ordinal", "chebyshev",
+                                              "l1", "l2"]), default=None,
+              help="Default: nominal for a pmf, absolute for a continuous prior, chebyshev "
+                   "for a product(…) prior (l1/l2: two components).")
 @click.option("--delta", type=float, default=0.0, show_default=True, help="δ ∈ [0, 1).")
 @click.option("--delta-rule", type=click.Choice(["exact", "paper"]), default="exact",
               show_default=True, help="exact: δe^−ε / δ/(1+e^ε) moved; paper: δ / δ/2.")

@@ -20,7 +20,9 @@ levels, cumulative masses c_0 = 0 < … < c_K = 1; p_u, p_d from mass conservati
   printed step iv, (1 − α_u p_u − α_d p_d)/(1 − p_u − p_d), divides 0 by 0 (p_u + p_d = 1).
 
 Continuous prior (absolute distance): U_u = [t − r, t + r] with F(t+r) − F(t−r) = p_u (exists
-by continuity); see :class:`~privlab.mechanisms.refinement_laws.ContinuousLaw`.
+by continuity); see :class:`~privlab.mechanisms.refinement_laws.ContinuousLaw`.  Products of
+continuous priors (multi-component queries, a user-chosen chebyshev / l1 / l2 distance):
+:mod:`privlab.mechanisms.refinement_product`.
 
 (ε, δ) variants (§5.2): move output mass ``m`` from the points farthest from t to t.  Exact
 rule (privlab): individual m = δe^{−ε} (the prior-vs-answer ratio is already tight at e^{−ε} on
@@ -44,6 +46,13 @@ from privlab.mechanisms.refinement_distances import ABSOLUTE, NOMINAL, Distance,
 from privlab.mechanisms.refinement_factors import Factors, printed_masses, required_masses
 from privlab.mechanisms.refinement_laws import ContinuousLaw, DiscreteLaw
 from privlab.mechanisms.refinement_priors import DiscretePrior, Prior
+from privlab.mechanisms.refinement_product import (
+    NORMS,
+    ProductDistance,
+    ProductLaw,
+    absent_law,
+    refine_product,
+)
 from privlab.types import ApproxDP, Neighbour, PureDP
 
 
@@ -222,7 +231,20 @@ class Refinement:
     def __attrs_post_init__(self) -> None:
         if not hasattr(self.prior, "kind"):
             raise InvalidParameter(f"prior={self.prior!r} must be a DiscretePrior, "
-                                   f"ContinuousPrior or PiecewisePrior")
+                                   f"ContinuousPrior, PiecewisePrior or ProductPrior")
+        if self.prior.kind == "product":
+            d = ProductDistance() if self.distance is None else self.distance
+            if isinstance(d, str) and d in NORMS:
+                d = ProductDistance(norm=d)
+            if not isinstance(d, ProductDistance):
+                raise InvalidParameter(f"distance={self.distance!r}: a product prior needs one "
+                                       f"of {', '.join(NORMS)} (or a ProductDistance)")
+            d.check_dim(self.prior.dim)
+            if self.delta:
+                raise InvalidParameter(f"delta={self.delta!r}: the (ε, δ) variants are not "
+                                       f"offered for product priors; use delta=0")
+            object.__setattr__(self, "distance", d)
+            return
         if self.distance is None:
             dist = NOMINAL if self.prior.kind == "discrete" else ABSOLUTE
             object.__setattr__(self, "distance", dist)
@@ -263,7 +285,7 @@ class Refinement:
             return ApproxDP(epsilon=self.epsilon, delta=self.delta, neighbour=nb)
         return PureDP(epsilon=self.epsilon, neighbour=nb)
 
-    def output(self, t: Any) -> DiscreteLaw | ContinuousLaw:
+    def output(self, t: Any) -> DiscreteLaw | ContinuousLaw | ProductLaw:
         if t is ABSENT:
             if self.factors.query != "individual":
                 raise InvalidParameter("true_value=ABSENT only makes sense for an individual "
@@ -277,6 +299,10 @@ class Refinement:
             if self.delta:
                 law = move_mass_discrete(law, t, self.distance, self._moved_exact())
             return law
+        if self.prior.kind == "product":
+            p_u, _ = required_masses(self.factors)
+            return refine_product(self.prior, t, self.distance, float(self.factors.alpha_u),
+                                  float(self.factors.alpha_d), float(p_u))
         law = refine_continuous(self.prior, t, self.factors)
         if self.delta:
             law = move_mass_continuous(law, self.moved_mass)
@@ -296,7 +322,9 @@ class Refinement:
             return d / e if self.delta_rule == "exact" else d
         return d / (1 + e) if self.delta_rule == "exact" else d / 2
 
-    def _prior_law(self) -> DiscreteLaw | ContinuousLaw:
+    def _prior_law(self) -> DiscreteLaw | ContinuousLaw | ProductLaw:
+        if self.prior.kind == "product":
+            return absent_law(self.prior, self.distance)
         if self.prior.kind == "discrete":
             return DiscreteLaw(values=self.prior.values, probs=self.prior.probs,
                                factors=(1,) * len(self.prior.values), info={"branch": "absent"})

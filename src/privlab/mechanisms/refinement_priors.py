@@ -237,9 +237,15 @@ def _number(text: str) -> Any:
 
 
 def parse_prior(spec: str) -> Prior:
-    """``uniform:LO,HI`` | ``<scipy name>:ARGS`` | ``pmf:V=P,V=P,...`` (masses as fractions)."""
+    """``uniform:LO,HI`` | ``<scipy name>:ARGS`` | ``pmf:V=P,V=P,...`` (masses as fractions) |
+    ``product(SPEC;SPEC;…)`` of continuous components (a multi-component query)."""
     from scipy import stats
 
+    if isinstance(spec, str) and spec.strip().lower().startswith("product(") \
+            and spec.strip().endswith(")"):
+        from privlab.mechanisms.refinement_product import parse_product
+
+        return parse_product(spec, parse_prior)  # type: ignore[return-value]
     if not isinstance(spec, str) or ":" not in spec:
         raise InvalidParameter(f"prior={spec!r} must look like 'uniform:0,1', 'beta:2,5' or "
                                f"'pmf:0=0.99,1=0.01'")
@@ -272,6 +278,9 @@ def parse_prior(spec: str) -> Prior:
         frozen.cdf(0.0)
     except Exception as exc:
         raise InvalidParameter(f"prior={spec!r}: {exc}") from None
-    if not frozen.dist._argcheck(*args):
-        raise InvalidParameter(f"prior={spec!r}: invalid shape arguments for {kind}")
+    shapes, loc_scale = args[:family.numargs], args[family.numargs:]
+    if len(loc_scale) > 2 or not frozen.dist._argcheck(*shapes) or \
+            (len(loc_scale) == 2 and not loc_scale[1] > 0):
+        raise InvalidParameter(f"prior={spec!r}: invalid arguments for {kind} "
+                               f"({family.numargs} shape(s), then optional loc, scale > 0)")
     return ContinuousPrior(dist=frozen, label=spec)

@@ -9,7 +9,9 @@ every neighbour D′ and, in both directions,
 * δ(ε) = max Σ_x (P_D(x) − e^ε P_D′(x))₊, the smallest δ making the pair (ε, δ)-DP;
 * mass conservation (every law sums to 1 — exactly, for Fraction priors and factors).
 
-Continuous priors are analysed *exactly piecewise*: both laws are prior-quantile laws
+Product priors (multi-component queries) likewise: the ratio is constant on the four cells cut
+by the two balls (:func:`compare_product`).  Continuous priors are analysed *exactly
+piecewise*: both laws are prior-quantile laws
 (:class:`~privlab.mechanisms.refinement_laws.ContinuousLaw`) whose density ratio is constant on
 the cells of the merged knots, so the supremum over events is a finite maximum over cells and
 atoms.  Arithmetic: exact when the prior and factors are Fractions (the bound e^ε is then the
@@ -27,6 +29,7 @@ import numpy as np
 from privlab.mechanisms.queries import Dataset
 from privlab.mechanisms.refinement import ABSENT, Refinement
 from privlab.mechanisms.refinement_laws import ContinuousLaw, DiscreteLaw
+from privlab.mechanisms.refinement_product import ProductLaw
 from privlab.types import CheckResult, Method, Neighbour
 
 TOL = 1e-12
@@ -99,9 +102,44 @@ def compare_continuous(p: ContinuousLaw, q: ContinuousLaw, e_eps: float) -> dict
     return {"ratio": worst, "at": where, "delta_needed": need}
 
 
+MASS_TOL = 1e-10
+"""Cells of a product law with computed prior mass ≤ this count as empty (ball masses are
+computed with error ≤ 1e-12, :mod:`privlab.mechanisms.refinement_product`)."""
+
+
+def compare_product(p: ProductLaw, q: ProductLaw, e_eps: float) -> dict[str, Any]:
+    """Exact piecewise comparison of two product laws: the density ratio is constant on the
+    four cells B_p ∩ B_q, B_p \\ B_q, B_q \\ B_p and the outside (an empty ball for the prior
+    itself), whose prior masses come from the balls' masses and their intersection."""
+    def ball(law: ProductLaw) -> tuple[float, float, float]:
+        if law.radius < 0:  # the prior itself: no ball, factor 1
+            return 0.0, 1.0, 1.0
+        return law.ball_mass, law.alpha_u, law.alpha_d
+
+    mp, pin, pout = ball(p)
+    mq, qin, qout = ball(q)
+    mi, err = 0.0, 0.0
+    if mp > 0 and mq > 0:
+        mi, err = p.distance.intersection_mass(p.prior, np.asarray(p.center), p.radius,
+                                               np.asarray(q.center), q.radius)
+    cells = {"B_D ∩ B_D'": (mi, pin, qin), "B_D only": (mp - mi, pin, qout),
+             "B_D' only": (mq - mi, pout, qin), "outside both": (1 - mp - mq + mi, pout, qout)}
+    worst, where, need = 0.0, None, 0.0
+    for name, (mass, fp, fq) in cells.items():
+        if mass <= MASS_TOL:
+            continue
+        r = fp / fq
+        if r > worst:
+            worst, where = r, {"cell": name, "prior_mass": mass}
+        need += max(0.0, (fp - e_eps * fq) * mass)
+    return {"ratio": worst, "at": where, "delta_needed": need, "quadrature_error": err}
+
+
 def _compare(p: Any, q: Any, e_eps: Any) -> dict[str, Any]:
     if isinstance(p, DiscreteLaw):
         return compare_discrete(p, q, e_eps)
+    if isinstance(p, ProductLaw):
+        return compare_product(p, q, float(e_eps))
     return compare_continuous(p, q, float(e_eps))
 
 

@@ -4,8 +4,10 @@ The answer depends on the data set only through t = f(D) (or ABSENT for an indiv
 whose person is missing), so checking the pairs of possible answers covers every data set:
 
 * discrete prior — every value of the prior's range (exhaustive, exact for Fraction masses);
-* continuous prior — the exact piecewise analysis at ``grid`` true answers spread over the
-  prior's quantiles (plus the lemma that every factor lies in [α_d, α_u], checked at each).
+* continuous or product prior, δ = 0 — every true answer at once, symbolically
+  (:func:`~privlab.verify.refinement_all.check_all_answers`), with the exact piecewise analysis
+  at ``grid`` true answers (product: a grid of component quantiles) as a numeric cross-check;
+* continuous prior, δ > 0 — the piecewise analysis at the ``grid`` answers only (numeric).
 
 Individual queries are certified under add/remove-one (the thesis's relation); the certificate
 also reports, as a property, the loss between two *present* values — the substitution loss,
@@ -14,6 +16,7 @@ also reports, as a property, the loss between two *present* values — the subst
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any
 
@@ -22,12 +25,21 @@ import numpy as np
 from privlab.mechanisms.refinement import Refinement
 from privlab.types import Certificate
 from privlab.verify.refinement import check_true_values
+from privlab.verify.refinement_all import check_all_answers
 
 
 def true_values(mech: Refinement, grid: int = 21) -> list[Any]:
+    """The answers the numeric cross-check visits: every value of a discrete prior; ``grid``
+    prior quantiles of a continuous one; for a product prior the grid of component quantiles
+    (5 per component for d ≤ 2, 3 beyond)."""
     prior = mech.prior
     if prior.kind == "discrete":
         return list(prior.values)
+    if prior.kind == "product":
+        k = 5 if prior.dim <= 2 else 3
+        u = np.linspace(0.05, 0.95, k)
+        axes = [np.asarray(c.ppf(u), dtype=float) for c in prior.components]
+        return [tuple(float(x) for x in pt) for pt in itertools.product(*axes)]
     u = np.linspace(0.0, 1.0, grid)
     u[0], u[-1] = 1e-6, 1 - 1e-6
     return [float(x) for x in np.asarray(prior.ppf(u), dtype=float)]
@@ -47,6 +59,10 @@ def certify_refinement(mech: Refinement, *, grid: int = 21) -> Certificate:
         props["substitution_log_ratio_between_present_values"] = sub.value
         props["substitution_epsilon_is_not_certified"] = bool(
             sub.value > mech.epsilon * (1 + 1e-12))
+    checks: tuple[Any, ...] = (main,)
+    if mech.prior.kind != "discrete" and not mech.delta:
+        checks = (check_all_answers(mech, cross_check=main), main)
+        props["every_true_answer"] = "symbolic (verify.refinement_all); the grid is a cross-check"
     if mech.prior.kind == "continuous":
         law = mech.output(ts[len(ts) // 2])
         props["example_output"] = {"true_value": ts[len(ts) // 2], "mean": law.mean(),
@@ -62,5 +78,5 @@ def certify_refinement(mech: Refinement, *, grid: int = 21) -> Certificate:
     if not math.isfinite(main.value):
         notes.append("an output has zero probability under one answer and not the other")
     return Certificate(mechanism="refinement", parameters=mech.to_dict(),
-                       guarantee=mech.guarantee(), checks=(main,), properties=props,
+                       guarantee=mech.guarantee(), checks=checks, properties=props,
                        notes=tuple(notes))
