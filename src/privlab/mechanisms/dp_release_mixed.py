@@ -12,13 +12,14 @@ Records have numerical attributes (declared domain [lo, hi]) and categorical one
    s = (n/k)·m/(kε) by default (vldb14 §4; ``scale_per_unit`` overrides);
 3. categorical centroids: exponential mechanism over all concepts of the taxonomy with quality
    −m(S, c) (Algorithm 6.3 / vldb14 Algorithm 4, :class:`ExponentialCentroid`, factor n/k as in
-   vldb14 eq. 6), one draw per cluster;
+   vldb14 eq. 6), one draw per cluster, at ε/m with the exact marginality sensitivity by
+   default (``budget="split"``, ``em_sensitivity="exact"``); :meth:`MixedDPRelease.as_printed`
+   runs it at ε per categorical attribute with Δ(m) = δ(a_b, a_t), as vldb14 prints it;
 4. every record replaced by its cluster's noisy centroid; rows shuffled (the record-aligned
    layout with one draw per cluster releases the partition, see
    :mod:`privlab.verify.dp_release_cert`).
 
-No certificate is issued here for the categorical part: the claims on it (thesis Prop. 9,
-vldb14 Prop. 4) are checked in :mod:`privlab.proofs.thesis_ch6`.
+Certificate and exact check: :mod:`privlab.verify.dp_release_mixed`.
 """
 
 from __future__ import annotations
@@ -36,7 +37,9 @@ from privlab.mechanisms.dp_release import consecutive_labels
 from privlab.mechanisms.semantic import ExponentialCentroid, HeterogeneousDistance, NumericDomain
 from privlab.mechanisms.taxonomy import Taxonomy
 
-__all__ = ["MixedDPRelease"]
+__all__ = ["BUDGETS", "MixedDPRelease"]
+
+BUDGETS = ("split", "per-attribute")
 
 
 @attrs.frozen(kw_only=True)
@@ -49,6 +52,30 @@ class MixedDPRelease:
     scale_per_unit: float | None = None
     rows: str = attrs.field(default="shuffled", validator=v.attrs_validator(
         lambda n, x: v.one_of(n, x, ("aligned", "shuffled"))))
+    budget: str = attrs.field(default="split", validator=v.attrs_validator(
+        lambda n, x: v.one_of(n, x, BUDGETS)))
+    """"split": each of the m attributes gets ε/m (the numerical scale already does; the
+    exponential mechanism of a categorical attribute runs at ε/m) — ε in total; "per-attribute":
+    vldb14 Algorithm 4 as printed, ε for every categorical attribute."""
+    em_sensitivity: str = attrs.field(default="exact", validator=v.attrs_validator(
+        lambda n, x: v.one_of(n, x, ("exact", "boundary"))))
+    """Δ(m) of the exponential mechanism: "exact" — the exhaustive marginality sensitivity
+    (:attr:`Taxonomy.marginality_sensitivity`); "boundary" — δ(a_b, a_t) as the sources say."""
+
+    @classmethod
+    def as_printed(cls, **kw: Any) -> MixedDPRelease:
+        """vldb14 §4.4–4.6 as printed: ε per categorical attribute, Δ(m) = δ(a_b, a_t)."""
+        return cls(budget="per-attribute", em_sensitivity="boundary", **kw)
+
+    def em_epsilon(self) -> float:
+        m = len(self.attributes)
+        return self.epsilon / m if self.budget == "split" else self.epsilon
+
+    def centroid_mechanism(self, tax: Taxonomy, n: int) -> ExponentialCentroid:
+        """The exponential mechanism used for attribute ``tax`` on n records."""
+        sens = tax.marginality_sensitivity if self.em_sensitivity == "exact" else None
+        return ExponentialCentroid(taxonomy=tax, epsilon=self.em_epsilon(),
+                                   factor=max(n / self.k, 1.0), sensitivity=sens)
 
     @property
     def distance(self) -> HeterogeneousDistance:
@@ -105,8 +132,7 @@ class MixedDPRelease:
                 cen = np.bincount(lab, weights=enc[:, j], minlength=q) / np.bincount(lab)
                 cols.append((cen + g.laplace(size=q) * s * a.width)[lab].astype(object))
             else:
-                em = ExponentialCentroid(taxonomy=a, epsilon=self.epsilon,
-                                         factor=max(n / self.k, 1.0))
+                em = self.centroid_mechanism(a, n)
                 concepts = np.asarray(a.concepts, dtype=object)
                 draws = np.array([em.sample(list(concepts[enc[lab == c, j].astype(int)]),
                                             rng=g) for c in range(q)], dtype=object)
