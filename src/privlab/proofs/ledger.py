@@ -31,6 +31,7 @@ MODULES: tuple[str, ...] = (
     "privlab.proofs.thesis_ch5",
     "privlab.proofs.thesis_ch6",
     "privlab.proofs.thesis_ch6_tables",
+    "privlab.proofs.thesis_ch6_adult_tables",
     "privlab.proofs.thesis_ch7",
     "privlab.proofs.ins15",
 )
