@@ -55,3 +55,34 @@ def test_huge_epsilon_centroids_exact():
 def test_bad_inputs(recs):
     with pytest.raises(InvalidParameter):
         _mech().release(recs, rng=0)
+
+
+def test_options_validated():
+    with pytest.raises(InvalidParameter, match="k=3 must be 1 without microaggregation"):
+        MixedDPRelease(attributes=(JOB,), k=3, epsilon=1.0, microaggregation="none")
+    with pytest.raises(InvalidParameter, match="em_factor='2'"):
+        MixedDPRelease(attributes=(JOB,), k=3, epsilon=1.0, em_factor="2")
+    with pytest.raises(InvalidParameter, match="scale_per_unit=-1"):
+        MixedDPRelease(attributes=(JOB,), k=3, epsilon=1.0, scale_per_unit=-1)
+    one = type(JOB)(parents={"r": (), "x": ("r",)}, name="one")
+    with pytest.raises(InvalidParameter, match="at least 2 domain values"):
+        MixedDPRelease(attributes=(one,), k=1, epsilon=1.0)
+    assert MixedDPRelease(attributes=(JOB,), k=1, epsilon=1.0,
+                          microaggregation="none").em_factor == "1"
+
+
+def test_inner_concepts_are_not_domain_values():
+    with pytest.raises(InvalidParameter, match="'services' in row 0, column 1 is not in the"):
+        _mech().release([[1.0, "services"]] * 4, rng=0)
+
+
+def test_clamp_seed_and_baseline():
+    recs = _records(20)
+    m = _mech(clamp=True)
+    a, b = m.release(recs, rng=7), m.release(recs, rng=7)
+    assert a == b and a != m.release(recs, rng=8)
+    assert all(0 <= r[0] <= 100 for r in a)
+    base = MixedDPRelease(attributes=(NumericDomain(0, 100), JOB), k=1, epsilon=1.0,
+                          microaggregation="none", rows="aligned")
+    assert base.scale(20) == pytest.approx(2.0) and base.factor(20) == 1.0
+    assert len(base.release(recs, rng=0)) == 20

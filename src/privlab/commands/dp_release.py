@@ -6,7 +6,9 @@ certificate (``certified_epsilon`` null when no ε can be established; exit 1 wh
 ε is not established).  ``audit_dp_release`` (mounted as ``privlab audit dp-release``) audits the
 same configuration on adversarial neighbours.  ``privlab release insensitive-mdav-dp|ir-dp|
 laplace-dp --input CSV --output CSV --epsilon E --k K --columns a,b --bounds lo:hi,lo:hi``
-writes the release and ``OUTPUT.cert.json``.
+writes the release and ``OUTPUT.cert.json``.  ``--taxonomy COL=FILE`` (release) and
+``--taxonomy NAME=FILE`` (certify) handle categorical attributes: see
+:mod:`privlab.commands.dp_release_mixed`.
 """
 
 from __future__ import annotations
@@ -33,7 +35,9 @@ def _config_options(f: Any) -> Any:
         click.option("--n", "n", type=int, required=True),
         click.option("--k", "k", type=int, required=True),
         click.option("--epsilon", type=float, required=True),
-        click.option("--attributes", type=int, default=1, show_default=True),
+        click.option("--attributes", type=int, default=None,
+                     help="Attributes released (default 1; with --taxonomy: all attributes, "
+                          "numerical and categorical, default the taxonomies)."),
         click.option("--noise", type=click.Choice(["shared", "per-record"]), default="shared",
                      show_default=True),
         click.option("--rows", type=click.Choice(["aligned", "shuffled"]), default="shuffled",
@@ -60,13 +64,36 @@ def _text(d: dict[str, Any]) -> str:
 
 @click.command("dp-release")
 @_config_options
+@click.option("--taxonomy", multiple=True, metavar="NAME=FILE",
+              help="A categorical attribute with its taxonomy (.json/.yaml/ARX .csv, or "
+                   "project:sport|job); repeatable.  Certifies the mixed release.")
+@click.option("--budget", type=click.Choice(["split", "per-attribute"]), default=None,
+              help="With --taxonomy: ε/m per attribute (default) or ε per categorical one.")
+@click.option("--em-sensitivity", type=click.Choice(["exact", "boundary"]), default=None,
+              help="With --taxonomy: Δ(m) exhaustive (default) or δ(a_b, a_t).")
+@click.option("--em-factor", type=click.Choice(["n/k", "1"]), default=None,
+              help="With --taxonomy: n/k (vldb14, default) or 1 (thesis Alg. 6.3).")
 @format_option
 def certify_dp_release(microaggregation: str, noise_scale: str, n: int, k: int, epsilon: float,
-                       attributes: int, noise: str, rows: str, neighbour: str, fmt: str) -> None:
-    """Certificate for a microaggregation + Laplace release configuration."""
+                       attributes: int | None, noise: str, rows: str, neighbour: str,
+                       taxonomy: tuple[str, ...], budget: str | None, em_sensitivity: str | None,
+                       em_factor: str | None, fmt: str) -> None:
+    """Certificate for a microaggregation + Laplace (+ exponential mechanism) configuration."""
     from privlab.verify.dp_release_cert import certify_dp_release as cert
 
-    c = cert(microaggregation, noise_scale, n, k, epsilon, attributes, noise, rows, neighbour)
+    if taxonomy:
+        from privlab.commands.dp_release_mixed import certify_mixed_config
+
+        d = jsonable(certify_mixed_config(microaggregation, noise_scale, n, k, epsilon,
+                                          attributes, noise, rows, neighbour, taxonomy,
+                                          budget, em_sensitivity, em_factor))
+        emit(d, fmt, lambda: _text(d))
+        raise SystemExit(EXIT_OK if d["holds"] else EXIT_FAILED)
+    if budget or em_sensitivity or em_factor:
+        raise InvalidParameter("--budget, --em-sensitivity and --em-factor apply only with "
+                               "--taxonomy")
+    c = cert(microaggregation, noise_scale, n, k, epsilon, attributes or 1, noise, rows,
+             neighbour)
     d = jsonable(c.to_dict())
     emit(d, fmt, lambda: _text(d))
     raise SystemExit(EXIT_OK if c.holds else EXIT_FAILED)
@@ -78,14 +105,14 @@ def certify_dp_release(microaggregation: str, noise_scale: str, n: int, k: int, 
 @seed_option
 @format_option
 def audit_dp_release(microaggregation: str, noise_scale: str, n: int, k: int, epsilon: float,
-                     attributes: int, noise: str, rows: str, neighbour: str, samples: int,
-                     seed: int, fmt: str) -> None:
+                     attributes: int | None, noise: str, rows: str, neighbour: str,
+                     samples: int, seed: int, fmt: str) -> None:
     """Audit a release configuration on adversarial neighbouring data sets."""
     from privlab.audit.release_audit import audit_dp_release as run
     from privlab.verify.dp_release_cert import ReleaseConfig
 
     cfg = ReleaseConfig(microaggregation=microaggregation, noise_scale=noise_scale, n=n, k=k,
-                        epsilon=epsilon, attributes=attributes, noise=noise, rows=rows,
+                        epsilon=epsilon, attributes=attributes or 1, noise=noise, rows=rows,
                         neighbour=neighbour)
     r = run(cfg, samples=samples, rng=seed)
     d = jsonable(r.to_dict()) if hasattr(r, "to_dict") else jsonable(r)
@@ -112,21 +139,39 @@ def _release_cmd(method: str) -> Any:
     @click.option("--output", type=click.Path(dir_okay=False), required=True)
     @click.option("--epsilon", type=float, required=True)
     @click.option("--k", "k", type=int, default=1, show_default=True)
-    @click.option("--columns", required=True, help="Comma-separated numerical columns.")
-    @click.option("--bounds", required=True, help="lo:hi per column, comma-separated.")
+    @click.option("--columns", default=None, help="Comma-separated numerical columns "
+                  "(required unless --taxonomy is given).")
+    @click.option("--bounds", default=None, help="lo:hi per column, comma-separated.")
+    @click.option("--taxonomy", multiple=True, metavar="COL=FILE",
+                  help="Release categorical column COL with its taxonomy FILE (.json, .yaml, "
+                       "ARX .csv); repeatable.  See privlab.commands.dp_release_mixed.")
     @click.option("--noise-scale", default=default_scale, show_default=True)
     @click.option("--noise", type=click.Choice(["shared", "per-record"]), default="shared")
     @click.option("--rows", type=click.Choice(["aligned", "shuffled"]), default="shuffled")
     @click.option("--clamp/--no-clamp", default=True, show_default=True)
     @seed_option
     @format_option
-    def cmd(input_: str, output: str, epsilon: float, k: int, columns: str, bounds: str,
-            noise_scale: str, noise: str, rows: str, clamp: bool, seed: int, fmt: str) -> None:
+    def cmd(input_: str, output: str, epsilon: float, k: int, columns: str | None,
+            bounds: str | None, taxonomy: tuple[str, ...], noise_scale: str, noise: str,
+            rows: str, clamp: bool, seed: int, fmt: str) -> None:
         import csv
         import io
 
         from privlab.mechanisms.dp_release import DPRelease
 
+        if taxonomy:
+            from privlab.commands.dp_release_mixed import run_mixed_release
+
+            c = run_mixed_release(method, input_, output, epsilon, k, columns, bounds,
+                                  taxonomy, noise_scale, noise, rows, clamp, seed)
+            n_rows = c["parameters"]["n"]
+            emit({"output": output, "certificate": f"{output}.cert.json", "rows": n_rows,
+                  **c}, fmt, lambda: f"wrote {output} ({n_rows} rows); certified epsilon "
+                                     f"{c['certified_epsilon']}")
+            raise SystemExit(EXIT_OK if c["holds"] else EXIT_FAILED)
+        if columns is None or bounds is None:
+            raise InvalidParameter(f"{'columns' if columns is None else 'bounds'}=None: "
+                                   "--columns and --bounds are required without --taxonomy")
         cols = [c.strip() for c in columns.split(",") if c.strip()]
         if not cols:
             raise InvalidParameter(f"columns={columns!r} must name at least one column")

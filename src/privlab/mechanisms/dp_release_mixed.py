@@ -17,7 +17,14 @@ Records have numerical attributes (declared domain [lo, hi]) and categorical one
    runs it at ε per categorical attribute with Δ(m) = δ(a_b, a_t), as vldb14 prints it;
 4. every record replaced by its cluster's noisy centroid; rows shuffled (the record-aligned
    layout with one draw per cluster releases the partition, see
-   :mod:`privlab.verify.dp_release_cert`).
+   :mod:`privlab.verify.dp_release_cert`); numerical centroids optionally clamped to their
+   domain (post-processing).
+
+``microaggregation="none"`` is the per-record baseline (k = 1, no order): every record is its
+own cluster, Laplace scale m/ε per unit of range, exponential mechanism with factor 1 — one
+substitution changes one record's draws only, so record-aligned rows are fine there.
+``em_factor="1"`` is thesis Algorithm 6.3 as printed (no n/k factor).  Categorical values must
+lie in the taxonomy's domain Dom(A) (the sensitivity of the quality is computed over Dom(A)).
 
 Certificate and exact check: :mod:`privlab.verify.dp_release_mixed`.
 """
@@ -37,9 +44,11 @@ from privlab.mechanisms.dp_release import consecutive_labels
 from privlab.mechanisms.semantic import ExponentialCentroid, HeterogeneousDistance, NumericDomain
 from privlab.mechanisms.taxonomy import Taxonomy
 
-__all__ = ["BUDGETS", "MixedDPRelease"]
+__all__ = ["BUDGETS", "EM_FACTORS", "MICROAGGREGATIONS", "MixedDPRelease"]
 
 BUDGETS = ("split", "per-attribute")
+MICROAGGREGATIONS = ("insensitive", "none")
+EM_FACTORS = ("n/k", "1")
 
 
 @attrs.frozen(kw_only=True)
@@ -49,7 +58,8 @@ class MixedDPRelease:
     attributes: tuple[NumericDomain | Taxonomy, ...] = attrs.field(converter=tuple)
     k: int = attrs.field(converter=v.attrs_converter(v.positive_int))
     epsilon: float = attrs.field(converter=v.attrs_converter(v.positive))
-    scale_per_unit: float | None = None
+    scale_per_unit: float | None = attrs.field(
+        default=None, converter=attrs.converters.optional(v.attrs_converter(v.positive)))
     rows: str = attrs.field(default="shuffled", validator=v.attrs_validator(
         lambda n, x: v.one_of(n, x, ("aligned", "shuffled"))))
     budget: str = attrs.field(default="split", validator=v.attrs_validator(
@@ -61,6 +71,31 @@ class MixedDPRelease:
         lambda n, x: v.one_of(n, x, ("exact", "boundary"))))
     """Δ(m) of the exponential mechanism: "exact" — the exhaustive marginality sensitivity
     (:attr:`Taxonomy.marginality_sensitivity`); "boundary" — δ(a_b, a_t) as the sources say."""
+    microaggregation: str = attrs.field(default="insensitive", validator=v.attrs_validator(
+        lambda n, x: v.one_of(n, x, MICROAGGREGATIONS)))
+    """"insensitive": the eq. (6.7) order cut into clusters of k; "none": k = 1, no order."""
+    em_factor: str = attrs.field(validator=v.attrs_validator(
+        lambda n, x: v.one_of(n, x, EM_FACTORS)))
+    """Factor of the exponential mechanism's denominator: "n/k" (vldb14 eq. 6) or "1"
+    (thesis Algorithm 6.3; default with ``microaggregation="none"``)."""
+    clamp: bool = False
+    """Clamp released numerical centroids to their domain [lo, hi] (post-processing)."""
+
+    @em_factor.default
+    def _em_factor_default(self) -> str:
+        return "1" if self.microaggregation == "none" else "n/k"
+
+    def __attrs_post_init__(self) -> None:
+        if not self.attributes:
+            raise InvalidParameter("attributes=() must name at least one attribute")
+        for a in self.attributes:
+            if not isinstance(a, (NumericDomain, Taxonomy)):
+                raise InvalidParameter(f"attribute {a!r} must be a NumericDomain or a Taxonomy")
+            if isinstance(a, Taxonomy) and len(a.domain) < 2:
+                raise InvalidParameter(f"taxonomy {a.name!r} has domain {list(a.domain)}: a "
+                                       "categorical attribute needs at least 2 domain values")
+        if self.microaggregation == "none" and self.k != 1:
+            raise InvalidParameter(f"k={self.k} must be 1 without microaggregation")
 
     @classmethod
     def as_printed(cls, **kw: Any) -> MixedDPRelease:
@@ -75,7 +110,21 @@ class MixedDPRelease:
         """The exponential mechanism used for attribute ``tax`` on n records."""
         sens = tax.marginality_sensitivity if self.em_sensitivity == "exact" else None
         return ExponentialCentroid(taxonomy=tax, epsilon=self.em_epsilon(),
-                                   factor=max(n / self.k, 1.0), sensitivity=sens)
+                                   factor=self.factor(n), sensitivity=sens)
+
+    def factor(self, n: int) -> float:
+        """The exponential mechanism's factor on n records (n/k, or 1)."""
+        return max(n / self.k, 1.0) if self.em_factor == "n/k" else 1.0
+
+    def scale(self, n: int) -> float:
+        """Laplace scale per unit of range on n records: ``scale_per_unit`` if given, else
+        (n/k)·m/(kε) (vldb14 §4) with microaggregation, m/ε without."""
+        if self.scale_per_unit is not None:
+            return float(self.scale_per_unit)
+        m = len(self.attributes)
+        if self.microaggregation == "none":
+            return m / self.epsilon
+        return (n / self.k) * m / (self.k * self.epsilon)
 
     @property
     def distance(self) -> HeterogeneousDistance:
@@ -93,6 +142,12 @@ class MixedDPRelease:
         for j, a in enumerate(self.attributes):
             col = [r[j] for r in records]
             if isinstance(a, Taxonomy):
+                dom = set(a.domain)
+                bad_c = [i for i, c in enumerate(col) if str(c) not in dom]
+                if bad_c:
+                    i = bad_c[0]
+                    raise InvalidParameter(f"value {col[i]!r} in row {i}, column {j} is not in "
+                                           f"the domain of taxonomy {a.name!r}")
                 out[:, j] = a.codes([str(c) for c in col], f"column {j}")
             else:
                 x = np.asarray(col, dtype=float)
@@ -113,6 +168,8 @@ class MixedDPRelease:
         n = enc.shape[0]
         if self.k > n:
             raise InvalidParameter(f"k={self.k} must be <= n={n}")
+        if self.microaggregation == "none":
+            return np.arange(n)
         d = self.distance(enc, self.reference()[None, :])
         keys = (np.arange(n), *[enc[:, j] for j in range(enc.shape[1] - 1, -1, -1)], d)
         return consecutive_labels(np.lexsort(keys), self.k)
@@ -121,16 +178,18 @@ class MixedDPRelease:
         """One release: a list of n records (numbers as floats, concepts as names)."""
         g = as_generator(rng)
         enc = self.encode(records)
-        n, m = enc.shape
+        n = enc.shape[0]
         lab = self.labels(enc)
         q = int(lab.max()) + 1
-        s = (self.scale_per_unit if self.scale_per_unit is not None
-             else (n / self.k) * m / (self.k * self.epsilon))
+        s = self.scale(n)
         cols: list[np.ndarray] = []
         for j, a in enumerate(self.attributes):
             if isinstance(a, NumericDomain):
                 cen = np.bincount(lab, weights=enc[:, j], minlength=q) / np.bincount(lab)
-                cols.append((cen + g.laplace(size=q) * s * a.width)[lab].astype(object))
+                noisy = cen + g.laplace(size=q) * s * a.width
+                if self.clamp:
+                    noisy = np.clip(noisy, a.lo, a.hi)
+                cols.append(noisy[lab].astype(object))
             else:
                 em = self.centroid_mechanism(a, n)
                 concepts = np.asarray(a.concepts, dtype=object)

@@ -8,13 +8,15 @@ Three kinds, all frozen attrs values:
   (exactly for Fractions, within 1e-9 for floats).
 * :class:`ContinuousPrior` — an absolutely continuous law on ℝ given by any frozen
   ``scipy.stats`` distribution, or :class:`PiecewisePrior`, a piecewise-constant density on an
-  interval with exact ``cdf``/``ppf`` (the uniform prior of §5.5.2 is one piece).
+  interval with closed-form ``cdf``/``ppf`` (the uniform prior of §5.5.2 is one piece); with
+  int/``Fraction`` parameters it stays exact (:mod:`privlab.verify.refinement_exact`).
 * :func:`product_prior` — independent discrete components (a multi-component query whose user
-  knows nothing about the dependence, §5.1): the joint pmf over tuples.  Products of continuous
-  components are not supported (a ball of a multivariate distance has no closed-form mass).
+  knows nothing about the dependence, §5.1): the joint pmf over tuples.  Products of
+  continuous components: :class:`~privlab.mechanisms.refinement_product.ProductPrior`.
 
-:func:`parse_prior` reads the CLI syntax ``uniform:0,1``, ``beta:2,5``, ``pmf:0=0.99,1=0.01``
-(values are parsed as numbers when possible, masses as exact fractions).
+:func:`parse_prior` reads the CLI syntax ``uniform:0,1`` (exact when LO, HI are decimals or
+fractions), ``beta:2,5``, ``pmf:0=0.99,1=0.01`` (values are parsed as numbers when possible,
+masses as exact fractions) and ``product(SPEC;SPEC;…)``.
 """
 
 from __future__ import annotations
@@ -134,77 +136,116 @@ class ContinuousPrior:
         return {"kind": self.kind, "dist": self.label or repr(self.dist)}
 
 
-def _check_edges(_i: Any, _a: Any, edges: tuple[float, ...]) -> None:
+def _check_edges(_i: Any, _a: Any, edges: tuple[Any, ...]) -> None:
     if len(edges) < 2:
         raise InvalidParameter(f"edges={edges!r} must hold at least two points")
-    e = np.asarray(edges, dtype=float)
-    if not np.all(np.isfinite(e)) or not np.all(np.diff(e) > 0):
+    e = np.asarray([float(x) for x in edges])
+    if not np.all(np.isfinite(e)) or not all(a < b for a, b in itertools.pairwise(edges)):
         raise InvalidParameter(f"edges={edges!r} must be finite and strictly increasing")
 
 
-def _check_densities(inst: Any, _a: Any, dens: tuple[float, ...]) -> None:
+def _check_densities(inst: Any, _a: Any, dens: tuple[Any, ...]) -> None:
     if len(dens) != len(inst.edges) - 1:
         raise InvalidParameter(f"densities has {len(dens)} entries; edges define "
                                f"{len(inst.edges) - 1} pieces")
-    d = np.asarray(dens, dtype=float)
-    if not np.all(np.isfinite(d)) or np.any(d < 0):
+    d = np.asarray([float(x) for x in dens])
+    if not np.all(np.isfinite(d)) or any(x < 0 for x in dens):
         raise InvalidParameter(f"densities={dens!r} must be finite and >= 0")
-    total = float(np.sum(d * np.diff(np.asarray(inst.edges, dtype=float))))
+    if inst.exact:
+        total: Any = sum(x * (b - a) for x, a, b in zip(dens, inst.edges, inst.edges[1:],
+                                                        strict=False))
+        if total != 1:
+            raise InvalidParameter(f"densities integrate to {total} (exactly); a prior must "
+                                   f"integrate to 1")
+        return
+    total = float(np.sum(d * np.diff(np.asarray([float(x) for x in inst.edges]))))
     if abs(total - 1.0) > FLOAT_TOL:
         raise InvalidParameter(f"densities integrate to {total:.12g}; a prior must integrate "
                                f"to 1")
 
 
-def _floats(x: Any) -> tuple[float, ...]:
-    return tuple(v.finite("value", e) for e in x)
+def _numbers(x: Any) -> tuple[Any, ...]:
+    """Exact ``Fraction``s when every entry is an int or Fraction, else finite floats."""
+    vals = tuple(x)
+    if vals and all(_is_exact(e) for e in vals):
+        return tuple(Fraction(e) for e in vals)
+    return tuple(v.finite("value", e) for e in vals)
 
 
 @attrs.frozen(kw_only=True)
 class PiecewisePrior:
-    """Density ``densities[i]`` on (edges[i], edges[i+1]); zero outside [edges[0], edges[-1]]."""
+    """Density ``densities[i]`` on (edges[i], edges[i+1]); zero outside [edges[0], edges[-1]].
 
-    edges: tuple[float, ...] = attrs.field(converter=_floats, validator=_check_edges)
-    densities: tuple[float, ...] = attrs.field(converter=_floats, validator=_check_densities)
+    Given as ints/``Fraction``s (both fields) the parameters stay exact — the density must then
+    integrate to exactly 1 and :mod:`privlab.verify.refinement_exact` computes ball masses and
+    the radius of U_u exactly; ``pdf``/``cdf``/``ppf`` always compute in floats."""
+
+    edges: tuple[Any, ...] = attrs.field(converter=_numbers, validator=_check_edges)
+    densities: tuple[Any, ...] = attrs.field(converter=_numbers, validator=_check_densities)
     kind = "continuous"
 
     @classmethod
-    def uniform(cls, lo: float = 0.0, hi: float = 1.0) -> PiecewisePrior:
+    def uniform(cls, lo: Any = 0.0, hi: Any = 1.0) -> PiecewisePrior:
+        """Uniform on [lo, hi]; exact when ``lo`` and ``hi`` are ints or Fractions."""
         if not hi > lo:
             raise InvalidParameter(f"uniform prior needs lo < hi, got lo={lo!r}, hi={hi!r}")
+        if _is_exact(lo) and _is_exact(hi):
+            return cls(edges=(lo, hi), densities=(1 / Fraction(hi - lo),))
         return cls(edges=(lo, hi), densities=(1.0 / (hi - lo),))
 
     @property
+    def exact(self) -> bool:
+        """True when edges and densities are exact rationals."""
+        return all(isinstance(x, Fraction) for x in (*self.edges, *self.densities))
+
+    @property
+    def _e(self) -> np.ndarray:
+        return np.asarray([float(x) for x in self.edges])
+
+    @property
+    def _d(self) -> np.ndarray:
+        return np.asarray([float(x) for x in self.densities])
+
+    @property
     def _cum(self) -> np.ndarray:
-        e, d = np.asarray(self.edges), np.asarray(self.densities)
-        return np.concatenate([[0.0], np.cumsum(d * np.diff(e))])
+        if self.exact:
+            return np.asarray([float(c) for c in self.cum_exact()])
+        return np.concatenate([[0.0], np.cumsum(self._d * np.diff(self._e))])
+
+    def cum_exact(self) -> list[Fraction]:
+        """F(edges[k]) as exact Fractions (exact priors only)."""
+        out = [Fraction(0)]
+        for d, a, b in zip(self.densities, self.edges, self.edges[1:], strict=False):
+            out.append(out[-1] + Fraction(d) * (Fraction(b) - Fraction(a)))
+        return out
 
     def pdf(self, x: Any) -> Any:
         x = np.asarray(x, dtype=float)
-        e = np.asarray(self.edges)
+        e = self._e
         k = np.clip(np.searchsorted(e, x, side="right") - 1, 0, len(self.densities) - 1)
         inside = (x >= e[0]) & (x <= e[-1])
-        return np.where(inside, np.asarray(self.densities)[k], 0.0)
+        return np.where(inside, self._d[k], 0.0)
 
     def cdf(self, x: Any) -> Any:
         x = np.asarray(x, dtype=float)
-        e, d, c = np.asarray(self.edges), np.asarray(self.densities), self._cum
+        e, d, c = self._e, self._d, self._cum
         k = np.clip(np.searchsorted(e, x, side="right") - 1, 0, len(d) - 1)
         val = c[k] + d[k] * (np.clip(x, e[0], e[-1]) - e[k])
         return np.clip(np.where(x >= e[-1], 1.0, val), 0.0, 1.0)
 
     def ppf(self, u: Any) -> Any:
         u = np.asarray(u, dtype=float)
-        e, d, c = np.asarray(self.edges), np.asarray(self.densities), self._cum
+        e, d, c = self._e, self._d, self._cum
         k = np.clip(np.searchsorted(c, u, side="right") - 1, 0, len(d) - 1)
         safe = np.where(d[k] > 0, d[k], 1.0)
         return np.clip(e[k] + (u - c[k]) / safe, e[0], e[-1])
 
     def support(self) -> tuple[float, float]:
-        return self.edges[0], self.edges[-1]
+        return float(self.edges[0]), float(self.edges[-1])
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": "piecewise", "edges": list(self.edges),
-                "densities": list(self.densities)}
+        return {"kind": "piecewise", "edges": [float(x) for x in self.edges],
+                "densities": [float(x) for x in self.densities], "exact": self.exact}
 
 
 Prior = DiscretePrior | ContinuousPrior | PiecewisePrior
@@ -269,7 +310,11 @@ def parse_prior(spec: str) -> Prior:
     if kind == "uniform":
         if len(args) != 2:
             raise InvalidParameter(f"prior={spec!r}: uniform needs LO,HI")
-        return PiecewisePrior.uniform(args[0], args[1])
+        try:  # decimal or rational text: an exact prior (same floats, exact ball masses)
+            lo, hi = (Fraction(a.strip()) for a in rest.split(","))
+        except (ValueError, ZeroDivisionError):
+            return PiecewisePrior.uniform(args[0], args[1])
+        return PiecewisePrior.uniform(lo, hi)
     family = getattr(stats, kind, None)
     if family is None or not isinstance(family, stats.rv_continuous):
         raise InvalidParameter(f"prior={spec!r}: unknown continuous family {kind!r}")

@@ -15,37 +15,47 @@ elsewhere.  Such an r exists for *every* t: r ↦ P(d(X, t) ≤ r) is non-decrea
 so the intermediate value theorem applies — the "else" branch of Algorithm 5.1 never occurs.
 
 Ball masses: chebyshev — the ball is the box Π_i [t_i − r/w_i, t_i + r/w_i], so its mass is
-Π_i (F_i(t_i + r/w_i) − F_i(t_i − r/w_i)), exact up to the components' cdf (any d); l1 / l2 —
-d = 2 only: every x_1-section of the ball is an interval, so the mass is the one-dimensional
-integral ∫ p_1(x_1)·(F_2(hi(x_1)) − F_2(lo(x_1))) dx_1 (Gauss–Legendre between break points,
-error estimate ≤ 1e-12 or scipy ``quad``, :func:`_section_integral`); other d are rejected.
-The (ε, δ) variants of §5.2 are not offered for products.
+Π_i (F_i(t_i + r/w_i) − F_i(t_i − r/w_i)), exact up to the components' cdf (any d; exactly in
+rationals for Fraction :class:`PiecewisePrior` components, where each factor is piecewise linear
+in r — :mod:`privlab.verify.refinement_exact`); l1 / l2 — nested one-dimensional quadrature
+(every x_1-section of a ball is a ball of the same norm): d = 2 with error estimate ≤ 1e-12,
+d = 3 with ≤ 1e-11 (:mod:`privlab.mechanisms.refinement_quadrature`); d > 3 is rejected, and in
+d = 1 every norm is |·|.  The radius solves P(U_u) = p_u by Brent's method.
 
-Sampling (vectorised, seeded): choose U_u with probability α_u·p_u; inside draws come from the
-prior restricted to the bounding box of the ball (component-wise inverse cdf on the truncated
-range) and are kept when inside the ball (acceptance ≥ π/4 for l2, 1/2 for l1, 1 for chebyshev
-in d = 2); outside draws come from the prior and are kept when outside.  Loops run in batches
-with a fixed cap and fail loudly rather than hang.
+Not offered: the (ε, δ) variants of §5.2 (rejected for products: the atom at f(D) and the
+"farthest points" rule need a separate analysis in d > 1), and discrete components (a product
+with atoms breaks the IVT argument, so Algorithm 5.1's else-branch would be needed; a product
+of *discrete* components is :func:`~privlab.mechanisms.refinement_priors.product_prior`).
+
+Sampling (vectorised, seeded): choose U_u with probability α_u·p_u (the output mass of U_u);
+inside draws come from the prior restricted to the bounding box of the ball (component-wise
+inverse cdf on the truncated range) and are kept when inside the ball; outside draws come from
+the prior and are kept when outside (acceptance 1 − p_u; p_u = 1/(1 + e^ε) for the individual
+factors).  Loops run in batches with a fixed cap and fail loudly rather than hang.
 """
 
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
 import attrs
 import numpy as np
-from scipy import integrate, optimize
+from scipy import optimize
 
 from privlab import _validate as v
 from privlab._rng import RngLike, as_generator
 from privlab.errors import InvalidParameter
 from privlab.mechanisms.refinement_priors import ContinuousPrior, PiecewisePrior
+from privlab.mechanisms.refinement_quadrature import (
+    ball_mass_3d,
+    intersection_mass_3d,
+    section_integral,
+)
 
 NORMS = ("chebyshev", "l1", "l2")
-QUAD_EPS = 1e-12
+MAX_QUAD_DIM = 3
 MAX_ROUNDS = 10_000
 
 __all__ = ["NORMS", "ProductDistance", "ProductLaw", "ProductPrior", "refine_product"]
@@ -138,9 +148,14 @@ class ProductDistance:
 
     def check_dim(self, d: int) -> None:
         self.w(d)
-        if self.norm != "chebyshev" and d != 2:
-            raise InvalidParameter(f"distance={self.norm!r} is supported for d = 2 components "
-                                   f"only (got d = {d}); use 'chebyshev' for any d")
+        if self.norm != "chebyshev" and d > MAX_QUAD_DIM:
+            raise InvalidParameter(f"distance={self.norm!r} needs nested quadrature, offered "
+                                   f"for d <= {MAX_QUAD_DIM} components (got d = {d}); use "
+                                   f"'chebyshev' for any d")
+
+    def boxlike(self, d: int) -> bool:
+        """True when balls are boxes (chebyshev, or any norm in d = 1): product formula."""
+        return self.norm == "chebyshev" or d == 1
 
     def __call__(self, x: np.ndarray, t: np.ndarray) -> np.ndarray:
         z = np.abs(np.asarray(x, dtype=float).reshape(-1, t.size) - t) * self.w(t.size)
@@ -149,20 +164,6 @@ class ProductDistance:
         if self.norm == "l1":
             return z.sum(axis=1)
         return np.sqrt((z * z).sum(axis=1))
-
-    def section(self, x1: float, t: np.ndarray, r: float) -> tuple[float, float] | None:
-        """The x_2-interval of the ball at x_1 (d = 2), or None when empty."""
-        w = self.w(2)
-        a = w[0] * abs(x1 - t[0])
-        if a > r:
-            return None
-        if self.norm == "chebyshev":
-            h = r / w[1]
-        elif self.norm == "l1":
-            h = (r - a) / w[1]
-        else:
-            h = math.sqrt(max(r * r - a * a, 0.0)) / w[1]
-        return t[1] - h, t[1] + h
 
     def box(self, t: np.ndarray, r: float) -> tuple[np.ndarray, np.ndarray]:
         half = r / self.w(t.size)
@@ -175,129 +176,33 @@ class ProductDistance:
         lo, hi = np.maximum(lo1, lo2), np.minimum(hi1, hi2)
         if np.any(lo >= hi):
             return 0.0, 0.0
-        if self.norm == "chebyshev":
+        d, w = t.size, self.w(t.size)
+        if self.boxlike(d):
             return prior.box_mass(lo, hi), 0.0
-        return _section_integral(self, prior, t, r, s, q, float(lo[0]), float(hi[0]))
+        if d == 2:
+            return section_integral(self.norm, w, prior.components, t, r, s, q,
+                                    float(lo[0]), float(hi[0]))
+        if np.array_equal(t, s) and r == q:
+            return ball_mass_3d(self.norm, w, prior.components, t, r)
+        return intersection_mass_3d(self.norm, w, prior.components, t, r, s, q,
+                                    float(lo[0]), float(hi[0]))
 
     def ball_mass(self, prior: ProductPrior, t: np.ndarray, r: float) -> float:
         if r <= 0:
             return 0.0
-        if self.norm == "chebyshev":
+        if self.boxlike(t.size):
             return prior.box_mass(*self.box(t, r))
         return self.intersection_mass(prior, t, r, t, r)[0]
 
 
-def _breaks(prior: ProductPrior, lo: float, hi: float, extra: Sequence[float]) -> np.ndarray:
-    """Points in [lo, hi] where the x_1-integrand may have a kink or jump: the ends, the balls'
-    centres, the edges of a piecewise first component and the ends of its support."""
-    c1 = prior.components[0]
-    pts = [lo, hi, *extra, *c1.support()]
-    pts.extend(_knots(c1))
-    b = np.unique(np.clip(np.asarray([x for x in pts if math.isfinite(x)]), lo, hi))
-    return b
-
-
-def _knots(c: Any) -> list[float]:
-    """Finite support ends and piece edges of a component (kinks of its cdf)."""
-    pts = list(c.edges) if isinstance(c, PiecewisePrior) else list(c.support())
-    return [float(x) for x in pts if math.isfinite(x)]
-
-
-_NODES = {n: np.polynomial.legendre.leggauss(n) for n in (64, 128)}
-
-
-def _gauss(f: Any, br: np.ndarray, n: int) -> float:
-    """Σ over pieces [a, b] of Gauss–Legendre after x = m + h·sin(πu/2) (m, h the piece's
-    centre and half-width): the substitution smooths square-root behaviour at both ends of
-    every piece (the ends of an l2 section)."""
-    u, w = _NODES[n]
-    a, b = br[:-1, None], br[1:, None]
-    m, h = (a + b) / 2, (b - a) / 2
-    x = m + h * np.sin(np.pi * u / 2)[None, :]
-    jac = h * (np.pi / 2) * np.cos(np.pi * u / 2)[None, :]
-    return float(np.sum(w[None, :] * jac * f(x)))
-
-
-def _section_integral(dist: ProductDistance, prior: ProductPrior, t: np.ndarray, r: float,
-                      s: np.ndarray, q: float, lo: float, hi: float) -> tuple[float, float]:
-    """∫_lo^hi p_1(x_1)·P_2(section of B(t, r) ∩ B(s, q) at x_1) dx_1 (d = 2).
-
-    Gauss–Legendre between the integrand's break points (:func:`_breaks`, :func:`_crossings`)
-    with a sine substitution per piece (:func:`_gauss`); the error estimate is
-    |I_64 − I_128|.  Falls back to scipy ``quad``
-    when that exceeds ``QUAD_EPS`` (e.g. a prior density with an endpoint singularity)."""
-    c1, c2 = prior.components
-    w = dist.w(2)
-
-    def half(x1: np.ndarray, c: np.ndarray, rad: float) -> np.ndarray:
-        a = w[0] * np.abs(x1 - c[0])
-        if dist.norm == "l1":
-            return np.where(a <= rad, (rad - a) / w[1], -1.0)
-        return np.where(a <= rad, np.sqrt(np.maximum(rad * rad - a * a, 0.0)) / w[1], -1.0)
-
-    def integrand(x1: np.ndarray) -> np.ndarray:
-        h1, h2 = half(x1, t, r), half(x1, s, q)
-        y0 = np.maximum(t[1] - h1, s[1] - h2)
-        y1 = np.minimum(t[1] + h1, s[1] + h2)
-        ok = (h1 >= 0) & (h2 >= 0) & (y1 > y0)
-        mass = np.where(ok, np.asarray(c2.cdf(np.where(ok, y1, 0.0)), dtype=float)
-                        - np.asarray(c2.cdf(np.where(ok, y0, 0.0)), dtype=float), 0.0)
-        return np.asarray(c1.pdf(x1), dtype=float) * mass
-
-    extra = [t[0], s[0], t[0] - r / w[0], t[0] + r / w[0], s[0] - q / w[0], s[0] + q / w[0],
-             *_crossings(lambda x: (half(x, t, r), half(x, s, q)), t[1], s[1], lo, hi,
-                         _knots(c2))]
-    br = _breaks(prior, lo, hi, extra)
-    f = integrand
-    i64, i128 = _gauss(f, br, 64), _gauss(f, br, 128)
-    if abs(i64 - i128) <= QUAD_EPS:
-        return i128, abs(i64 - i128)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", integrate.IntegrationWarning)
-        val, err = integrate.quad(lambda x: float(integrand(np.array([x]))[0]), lo, hi,
-                                  limit=400, epsabs=QUAD_EPS, epsrel=1e-12,
-                                  points=list(br[1:-1]))
-    return float(val), max(float(err), abs(float(val) - i128))
-
-
-def _crossings(halves: Any, c1: float, c2: float, lo: float, hi: float,
-               knots: Sequence[float] = ()) -> list[float]:
-    """x_1 where the sections of two balls swap which one bounds the intersection (their lower
-    ends, upper ends, or the intersection's emptiness change sign), or where a section end
-    crosses a ``knot`` of the second component's cdf (a support end or piece edge): kinks of
-    the integrand.  Located by sign changes on a 4096-point grid, refined with Brent's method.
-    """
-    if not hi > lo:
-        return []
-
-    def gaps(x: np.ndarray) -> np.ndarray:
-        h1, h2 = halves(x)
-        both = (h1 >= 0) & (h2 >= 0)
-        rows = [(c1 - h1) - (c2 - h2), (c1 + h1) - (c2 + h2),
-                np.minimum(c1 + h1, c2 + h2) - np.maximum(c1 - h1, c2 - h2)]
-        for e in knots:
-            rows += [c1 - h1 - e, c1 + h1 - e, c2 - h2 - e, c2 + h2 - e]
-        return np.where(both[None, :], np.stack(rows), np.nan)
-
-    xs = np.linspace(lo, hi, 4097)
-    g = gaps(xs)
-    out: list[float] = []
-    for row in range(g.shape[0]):
-        y = g[row]
-        on = np.flatnonzero((y[1:-1] == 0) & (y[:-2] * y[2:] < 0)) + 1  # crossing on a node
-        out.extend(float(xs[i]) for i in on)
-        idx = np.flatnonzero(np.isfinite(y[:-1]) & np.isfinite(y[1:]) & (y[:-1] * y[1:] < 0))
-        for i in idx:
-            def fn(z: float, row: int = row) -> float:
-                return float(gaps(np.array([z]))[row, 0])
-            out.append(float(optimize.brentq(fn, xs[i], xs[i + 1], xtol=1e-15)))
-    return out
-
-
 def _radius(prior: ProductPrior, dist: ProductDistance, t: np.ndarray, target: float) -> float:
     """r with P(d(X, t) ≤ r) = target (exists by the IVT, module docstring; Brent's method)."""
+    seen: dict[float, float] = {}  # brentq re-evaluates the bracket's ends
+
     def gap(r: float) -> float:
-        return dist.ball_mass(prior, t, r) - target
+        if r not in seen:
+            seen[r] = dist.ball_mass(prior, t, r) - target
+        return seen[r]
 
     hi = 1.0
     while gap(hi) < 0:

@@ -30,6 +30,7 @@ MODULES: tuple[str, ...] = (
     "privlab.proofs.thesis_sec45",
     "privlab.proofs.thesis_ch5",
     "privlab.proofs.thesis_ch6",
+    "privlab.proofs.thesis_ch6_mixed",
     "privlab.proofs.thesis_ch6_tables",
     "privlab.proofs.thesis_ch6_adult_tables",
     "privlab.proofs.thesis_ch7",

@@ -15,7 +15,7 @@ Findings (exhaustive sweeps of :mod:`privlab.verify.dp_release_exact`, exact Fra
 * Prop. 9 / vldb14 Prop. 4 take Δ(m) = δ(a_b, a_t); on an unbalanced taxonomy (the project's
   ``job``) the quality's true sensitivity is 2% larger, yet the exact loss of one cluster's
   draw stays below ε (0.58ε, exhaustive over one-value changes); whole-release composition
-  over q clusters (thesis factor 1 → q·ε) is not yet checked here.
+  over q clusters (thesis factor 1 → q·ε) is checked in :mod:`privlab.proofs.thesis_ch6_mixed`.
 * Under add/remove neighbours (the thesis's Def. 3) every release reveals n — ε = ∞.
 """
 
@@ -219,8 +219,9 @@ CLAIMS: tuple[Claim, ...] = (
           check=lambda: _em_claim(False),
           notes=("Checked for a single cluster (n = k = 3) on the project's job taxonomy, "
                  "whose δ(a_b, a_t) underestimates the quality's sensitivity by 2%; the "
-                 "exponential mechanism's factor 2 absorbs it.  Composition over q clusters "
-                 "(thesis factor 1 → q·ε) is not checked yet.",),
+                 "exponential mechanism's factor 2 absorbs it.  Composition over the q "
+                 "clusters of a whole release (thesis factor 1 → q·ε): see "
+                 "thesis:sec-6.3.6-mixed-release.",),
           bounded=True),
     Claim(id="vldb14:prop-4", source=f"{V} §4.4 Proposition 4, Algorithm 4",
           statement="Algorithm 4 (factor n/k) gives ε-DP centroids.",

@@ -104,13 +104,24 @@ def compare_continuous(p: ContinuousLaw, q: ContinuousLaw, e_eps: float) -> dict
 
 MASS_TOL = 1e-10
 """Cells of a product law with computed prior mass ≤ this count as empty (ball masses are
-computed with error ≤ 1e-12, :mod:`privlab.mechanisms.refinement_product`)."""
+computed with error estimates ≤ 1e-12 in d = 2 and ≤ 1e-11 in d = 3,
+:mod:`privlab.mechanisms.refinement_quadrature`)."""
 
 
-def compare_product(p: ProductLaw, q: ProductLaw, e_eps: float) -> dict[str, Any]:
+def _intersection(p: ProductLaw, q: ProductLaw) -> tuple[float, float]:
+    """Prior mass of B_p ∩ B_q and its quadrature error (0 when a law is the prior)."""
+    if p.radius < 0 or q.radius < 0 or p.ball_mass <= 0 or q.ball_mass <= 0:
+        return 0.0, 0.0
+    return p.distance.intersection_mass(p.prior, np.asarray(p.center), p.radius,
+                                        np.asarray(q.center), q.radius)
+
+
+def compare_product(p: ProductLaw, q: ProductLaw, e_eps: float,
+                    inter: tuple[float, float] | None = None) -> dict[str, Any]:
     """Exact piecewise comparison of two product laws: the density ratio is constant on the
     four cells B_p ∩ B_q, B_p \\ B_q, B_q \\ B_p and the outside (an empty ball for the prior
-    itself), whose prior masses come from the balls' masses and their intersection."""
+    itself), whose prior masses come from the balls' masses and their intersection
+    (``inter``: that mass and its error, when already computed)."""
     def ball(law: ProductLaw) -> tuple[float, float, float]:
         if law.radius < 0:  # the prior itself: no ball, factor 1
             return 0.0, 1.0, 1.0
@@ -118,10 +129,7 @@ def compare_product(p: ProductLaw, q: ProductLaw, e_eps: float) -> dict[str, Any
 
     mp, pin, pout = ball(p)
     mq, qin, qout = ball(q)
-    mi, err = 0.0, 0.0
-    if mp > 0 and mq > 0:
-        mi, err = p.distance.intersection_mass(p.prior, np.asarray(p.center), p.radius,
-                                               np.asarray(q.center), q.radius)
+    mi, err = _intersection(p, q) if inter is None else inter
     cells = {"B_D ∩ B_D'": (mi, pin, qin), "B_D only": (mp - mi, pin, qout),
              "B_D' only": (mq - mi, pout, qin), "outside both": (1 - mp - mq + mi, pout, qout)}
     worst, where, need = 0.0, None, 0.0
@@ -141,6 +149,14 @@ def _compare(p: Any, q: Any, e_eps: Any) -> dict[str, Any]:
     if isinstance(p, ProductLaw):
         return compare_product(p, q, float(e_eps))
     return compare_continuous(p, q, float(e_eps))
+
+
+def _both(a: Any, b: Any, e_eps: Any) -> list[dict[str, Any]]:
+    """Both directions of a pair (a product pair's intersection mass is computed once)."""
+    if isinstance(a, ProductLaw):
+        mi = _intersection(a, b)
+        return [compare_product(a, b, float(e_eps), mi), compare_product(b, a, float(e_eps), mi)]
+    return [_compare(a, b, e_eps), _compare(b, a, e_eps)]
 
 
 def _mass_ok(law: Any) -> bool:
@@ -203,15 +219,18 @@ def check_refinement_dp(mech: Refinement, query: Any, data: Dataset, *, neighbou
 
 def check_true_values(mech: Refinement, true_values: Sequence[Any], *,
                       individual_absent: bool = True, epsilon: float | None = None,
-                      delta: float | None = None) -> CheckResult:
+                      delta: float | None = None,
+                      laws_given: Sequence[Any] | None = None) -> CheckResult:
     """Data-free certificate: the output law depends on D only through t = f(D), so checking
     every pair of possible answers (plus ABSENT vs each t for an individual query, the only
     add/remove change) covers every data set.  Individual queries: only t vs ABSENT pairs
-    (add/remove); statistical: all ordered pairs of ``true_values``."""
+    (add/remove); statistical: all ordered pairs of ``true_values``.  ``laws_given``: the
+    laws ``mech.output(t)`` when the caller already has them."""
     eps = mech.epsilon if epsilon is None else float(epsilon)
     dl = mech.delta if delta is None else float(delta)
     e_eps = exp_epsilon(mech, eps)
-    laws = {i: mech.output(t) for i, t in enumerate(true_values)}
+    laws = dict(enumerate(laws_given if laws_given is not None
+                          else [mech.output(t) for t in true_values]))
     if mech.factors.query == "individual":
         prior = mech.output(ABSENT)
         todo = [(f"t={true_values[i]!r} vs absent", laws[i], prior) for i in laws]
@@ -223,8 +242,7 @@ def check_true_values(mech: Refinement, true_values: Sequence[Any], *,
     loc: dict[str, Any] = {}
     mass_ok = all(_mass_ok(law) for law in laws.values())
     for lab, a, b in todo:
-        for p, q in ((a, b), (b, a)):
-            c = _compare(p, q, e_eps)
+        for c in _both(a, b, e_eps):
             if c["ratio"] == INF or (worst != INF and c["ratio"] > worst):
                 worst, loc = c["ratio"], {"pair": lab, "output": c["at"]}
             need = max(need, c["delta_needed"])

@@ -5,8 +5,10 @@ whose person is missing), so checking the pairs of possible answers covers every
 
 * discrete prior — every value of the prior's range (exhaustive, exact for Fraction masses);
 * continuous or product prior, δ = 0 — every true answer at once, symbolically
-  (:func:`~privlab.verify.refinement_all.check_all_answers`), with the exact piecewise analysis
-  at ``grid`` true answers (product: a grid of component quantiles) as a numeric cross-check;
+  (:func:`~privlab.verify.refinement_all.check_all_answers`; for exact piecewise priors with
+  exact radii and cells at the grid answers, :mod:`privlab.verify.refinement_exact`), with the
+  piecewise analysis at ``grid`` true answers (product: a grid of component quantiles) as a
+  numeric cross-check;
 * continuous prior, δ > 0 — the piecewise analysis at the ``grid`` answers only (numeric).
 
 Individual queries are certified under add/remove-one (the thesis's relation); the certificate
@@ -31,12 +33,13 @@ from privlab.verify.refinement_all import check_all_answers
 def true_values(mech: Refinement, grid: int = 21) -> list[Any]:
     """The answers the numeric cross-check visits: every value of a discrete prior; ``grid``
     prior quantiles of a continuous one; for a product prior the grid of component quantiles
-    (5 per component for d ≤ 2, 3 beyond)."""
+    (5 per component for d ≤ 2, 3 beyond — 2 for the quadrature norms in d = 3, whose pair
+    intersections cost ~0.2 s each)."""
     prior = mech.prior
     if prior.kind == "discrete":
         return list(prior.values)
     if prior.kind == "product":
-        k = 5 if prior.dim <= 2 else 3
+        k = 5 if prior.dim <= 2 else (3 if mech.distance.boxlike(prior.dim) else 2)
         u = np.linspace(0.05, 0.95, k)
         axes = [np.asarray(c.ppf(u), dtype=float) for c in prior.components]
         return [tuple(float(x) for x in pt) for pt in itertools.product(*axes)]
@@ -47,7 +50,8 @@ def true_values(mech: Refinement, grid: int = 21) -> list[Any]:
 
 def certify_refinement(mech: Refinement, *, grid: int = 21) -> Certificate:
     ts = true_values(mech, grid)
-    main = check_true_values(mech, ts)
+    laws = [mech.output(t) for t in ts]
+    main = check_true_values(mech, ts, laws_given=laws)
     props: dict[str, Any] = {"factors": mech.factors.to_dict(), "true_values_checked": len(ts),
                              "worst_log_ratio": main.value}
     if mech.factors.query == "individual":
@@ -55,13 +59,13 @@ def certify_refinement(mech: Refinement, *, grid: int = 21) -> Certificate:
             alpha_u=mech.factors.alpha_u, alpha_d=mech.factors.alpha_d, query="statistical",
             epsilon=mech.epsilon, control=True), distance=mech.distance, delta=mech.delta,
             delta_rule=mech.delta_rule)
-        sub = check_true_values(stat_view, ts)
+        sub = check_true_values(stat_view, ts, laws_given=laws)  # same factors, same laws
         props["substitution_log_ratio_between_present_values"] = sub.value
         props["substitution_epsilon_is_not_certified"] = bool(
             sub.value > mech.epsilon * (1 + 1e-12))
     checks: tuple[Any, ...] = (main,)
     if mech.prior.kind != "discrete" and not mech.delta:
-        checks = (check_all_answers(mech, cross_check=main), main)
+        checks = (check_all_answers(mech, cross_check=main, answers=ts, laws=laws), main)
         props["every_true_answer"] = "symbolic (verify.refinement_all); the grid is a cross-check"
     if mech.prior.kind == "continuous":
         law = mech.output(ts[len(ts) // 2])
