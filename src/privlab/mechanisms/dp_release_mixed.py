@@ -86,11 +86,8 @@ class MixedDPRelease:
         return "1" if self.microaggregation == "none" else "n/k"
 
     def __attrs_post_init__(self) -> None:
-        if not self.attributes:
-            raise InvalidParameter("attributes=() must name at least one attribute")
+        HeterogeneousDistance(attributes=self.attributes)  # validates the attribute list
         for a in self.attributes:
-            if not isinstance(a, (NumericDomain, Taxonomy)):
-                raise InvalidParameter(f"attribute {a!r} must be a NumericDomain or a Taxonomy")
             if isinstance(a, Taxonomy) and len(a.domain) < 2:
                 raise InvalidParameter(f"taxonomy {a.name!r} has domain {list(a.domain)}: a "
                                        "categorical attribute needs at least 2 domain values")
