@@ -178,7 +178,7 @@ def test_members_of_the_family(eps, delta, f1, f2):
 @given(e1=EPS, e2=EPS)
 def test_laplace_scales(e1, e2):
     """G = 1 − e^{−εa/Δ} increases with ε at every a > 0: the larger ε is strictly smaller."""
-    assume(abs(e1 - e2) > 1e-6 * max(e1, e2))
+    assume(abs(e1 - e2) > 1e-3 * max(e1, e2))  # closer rates: see the test below
     y1, y2 = Laplace(epsilon=e1), Laplace(epsilon=e2)
     res = compare(y1, y2)
     assert res.value == ("less" if e1 > e2 else "greater")
@@ -239,3 +239,10 @@ def test_bad_input():
         compare(lap, lap, dps=0)
     with pytest.raises(InvalidParameter, match=r"strict='yes' must be a bool"):
         check_order(lap, lap, strict="yes")
+
+
+def test_laplace_scales_too_close_are_undecided_not_wrong():
+    """Rates 2.6e-5 apart (a case hypothesis found) exceed the checker's 4000-period window: it
+    must say so (decided=False) rather than return an order."""
+    res = compare(Laplace(epsilon=2.728515625), Laplace(epsilon=2.7284433962694186))
+    assert res.decided is False and res.value is None
