@@ -34,7 +34,7 @@ from _common import Row, format_table, log, machine_info, print_machine
 from privlab.audit import audit_mechanism, audit_pair
 from privlab.audit.controls import make
 from privlab.audit.suite import run_suite
-from privlab.mechanisms.laplace import Laplace
+from privlab.mechanisms.noise.laplace import Laplace
 
 COLS = ["samples/side", "workers", "eps_lb", "delta_lb", "verdict", "truth", "seconds"]
 

@@ -33,8 +33,8 @@ from _common import (
     rows_to_json,
 )
 
-from privlab.mechanisms.box_staircase import BoxStaircase
-from privlab.mechanisms.multi_laplace import IndependentLaplace
+from privlab.mechanisms.noise.box_staircase import BoxStaircase
+from privlab.mechanisms.noise.multi_laplace import IndependentLaplace
 
 
 def _peak_ratio(fn, nbytes: int) -> float:

@@ -34,10 +34,14 @@ from _common import (
     rows_to_json,
 )
 
-from privlab.mechanisms._base import OBJECTIVES
-from privlab.mechanisms.controls import HalfScaleLaplace, HalfWidthStaircase, WrongRatioStaircase
-from privlab.mechanisms.laplace import Laplace
-from privlab.mechanisms.staircase import Staircase
+from privlab.mechanisms.noise._base import OBJECTIVES
+from privlab.mechanisms.noise.controls import (
+    HalfScaleLaplace,
+    HalfWidthStaircase,
+    WrongRatioStaircase,
+)
+from privlab.mechanisms.noise.laplace import Laplace
+from privlab.mechanisms.noise.staircase import Staircase
 
 
 def _verify_attr(name: str) -> tuple[Callable[..., Any] | None, str]:

@@ -4,7 +4,7 @@
     python benchmarks/bench_dp_release.py            # n = 10^4, 10^5, 10^6
     python benchmarks/bench_dp_release.py --quick    # n = 10^4, 10^5
 
-* release: :class:`privlab.mechanisms.dp_release.DPRelease` on n uniform records with m = 2
+* release: :class:`privlab.mechanisms.releases.numerical.DPRelease` on n uniform records with m = 2
   attributes in [0, 1], k = 100, ε = 1, shared noise, shuffled rows (the certified
   configuration; rows aligned costs the same minus the shuffle), for insensitive MDAV + vldb14
   scale, individual ranking + irm scale and plain Laplace (k = 1); one release per call, the
@@ -28,8 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import Row, best_of, format_table, log, machine_info, print_machine
 
 from privlab.audit.release_audit import audit_dp_release
-from privlab.mechanisms.dp_release import DPRelease
-from privlab.verify.dp_release_cert import ReleaseConfig
+from privlab.mechanisms.releases.numerical import DPRelease
+from privlab.verify.releases.certificate import ReleaseConfig
 
 CONFIGS = (("insensitive-mdav + vldb14", "insensitive-mdav", "vldb14", 100),
            ("individual-ranking + irm", "individual-ranking", "irm", 100),

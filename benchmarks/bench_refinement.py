@@ -22,9 +22,9 @@ import numpy as np
 from _common import best_of
 from scipy import stats
 
-from privlab.mechanisms.laplace import Laplace
-from privlab.mechanisms.refinement import Refinement
-from privlab.mechanisms.refinement_priors import ContinuousPrior, DiscretePrior, PiecewisePrior
+from privlab.mechanisms.noise.laplace import Laplace
+from privlab.mechanisms.refinement.algorithm import Refinement
+from privlab.mechanisms.refinement.priors import ContinuousPrior, DiscretePrior, PiecewisePrior
 
 
 def main() -> None:

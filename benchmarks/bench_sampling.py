@@ -43,8 +43,8 @@ from _common import (
     rows_to_json,
 )
 
-from privlab.mechanisms.laplace import Laplace
-from privlab.mechanisms.staircase import Staircase
+from privlab.mechanisms.noise.laplace import Laplace
+from privlab.mechanisms.noise.staircase import Staircase
 
 EPS = 1.0
 SENS = 1.0
@@ -62,14 +62,14 @@ class Case:
 
 
 def _safe_available() -> tuple[bool, str]:
-    if importlib.util.find_spec("privlab.mechanisms.safe") is None:
-        return False, "privlab.mechanisms.safe does not exist yet"
+    if importlib.util.find_spec("privlab.mechanisms.noise.safe") is None:
+        return False, "privlab.mechanisms.noise.safe does not exist yet"
     try:
-        mod = importlib.import_module("privlab.mechanisms.safe")
+        mod = importlib.import_module("privlab.mechanisms.noise.safe")
     except Exception as exc:  # a half-written module must not stop the benchmark
-        return False, f"privlab.mechanisms.safe failed to import: {exc!r}"
+        return False, f"privlab.mechanisms.noise.safe failed to import: {exc!r}"
     if not hasattr(mod, "safe_release"):
-        return False, "privlab.mechanisms.safe has no safe_release"
+        return False, "privlab.mechanisms.noise.safe has no safe_release"
     return True, ""
 
 
@@ -92,10 +92,10 @@ def build_cases(args: argparse.Namespace, *, for_memory: bool = False) -> list[C
         ns = args.safe_n or n
         cases.append(Case("privlab Staircase release(zeros, safe)",
                           lambda: stair.release(np.zeros(ns), rng=g, mode="safe"), ns,
-                          note="privlab.mechanisms.safe"))
+                          note="privlab.mechanisms.noise.safe"))
         cases.append(Case("privlab Laplace release(zeros, safe)",
                           lambda: lap.release(np.zeros(ns), rng=g, mode="safe"), ns,
-                          note="privlab.mechanisms.safe"))
+                          note="privlab.mechanisms.noise.safe"))
     elif not for_memory:
         log(f"skipping safe mode: {why}")
     if for_memory and args.profile:

@@ -29,7 +29,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import Row, best_of, format_table, log, machine_info, print_machine
 
-from privlab.mechanisms.tcloseness import release_t_close
+from privlab.mechanisms.tcloseness.bucketization import release_t_close
 from privlab.verify.tcloseness import check_release, emd_ordered
 
 PYCANON_SNIPPET = r"""

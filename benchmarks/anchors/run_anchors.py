@@ -46,7 +46,7 @@ from _common import Row, format_table, log, machine_info, print_machine  # noqa:
 
 from privlab.audit import audit_pair  # noqa: E402
 from privlab.audit.controls import make  # noqa: E402
-from privlab.mechanisms.laplace import Laplace  # noqa: E402
+from privlab.mechanisms.noise.laplace import Laplace  # noqa: E402
 
 VENVS = {  # anchor -> (env variable overriding the venv path, default path, script)
     "jax-privacy": ("PRIVLAB_VENV_JAXP", "/tmp/venv-jaxp", "anchor_jaxp.py"),

@@ -3,8 +3,8 @@
 from importlib.metadata import PackageNotFoundError, version
 
 from privlab.errors import BudgetExceeded, InvalidParameter, PrivlabError
-from privlab.mechanisms.laplace import Laplace
-from privlab.mechanisms.staircase import Staircase
+from privlab.mechanisms.noise.laplace import Laplace
+from privlab.mechanisms.noise.staircase import Staircase
 from privlab.types import ApproxDP, CheckResult, Claim, Neighbour, PureDP
 
 try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable
 from typing import Any
 
@@ -98,3 +99,16 @@ def attrs_converter(check: Callable[[str, Any], Any]) -> Any:
     import attrs
 
     return attrs.Converter(lambda value, field: check(field.name, value), takes_field=True)
+
+
+def shape_tuple(shape: Any) -> tuple[int, ...]:
+    """A sample shape (an int or a tuple of non-negative ints) as a tuple."""
+    if isinstance(shape, numbers.Integral):
+        shape = (int(shape),)
+    try:
+        out = tuple(int(s) for s in shape)
+    except TypeError:
+        raise InvalidParameter(f"shape={shape!r} must be an int or a tuple of ints") from None
+    if any(s < 0 for s in out):
+        raise InvalidParameter(f"shape={shape!r} must have non-negative entries")
+    return out

@@ -18,7 +18,7 @@ from privlab.audit import features as ft
 from privlab.audit.controls import make
 from privlab.audit.diffbound import delta_lower, delta_lower_cp
 from privlab.errors import InvalidParameter
-from privlab.mechanisms.laplace import Laplace
+from privlab.mechanisms.noise.laplace import Laplace
 
 
 def laplace_hockey_stick(eps: float, eps_prime: float) -> float:

@@ -17,9 +17,13 @@ import pytest
 
 from privlab.audit import AuditResult, audit_mechanism, audit_pair
 from privlab.errors import InvalidParameter
-from privlab.mechanisms.controls import HalfScaleLaplace, HalfWidthStaircase, WrongRatioStaircase
-from privlab.mechanisms.laplace import Laplace
-from privlab.mechanisms.staircase import Staircase
+from privlab.mechanisms.noise.controls import (
+    HalfScaleLaplace,
+    HalfWidthStaircase,
+    WrongRatioStaircase,
+)
+from privlab.mechanisms.noise.laplace import Laplace
+from privlab.mechanisms.noise.staircase import Staircase
 from privlab.types import Method
 
 N = 200_000

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from privlab.errors import InvalidParameter
-from privlab.mechanisms.laplace import Laplace
-from privlab.mechanisms.staircase import Staircase
+from privlab.mechanisms.noise.laplace import Laplace
+from privlab.mechanisms.noise.staircase import Staircase
 
 
 @pytest.mark.parametrize("cls", [Laplace, Staircase])
@@ -82,8 +82,8 @@ def test_extreme_uniform_gives_finite_noise() -> None:
     the quantile at probability 1.  Both laws must give a finite, negative value there."""
     import numpy as np
 
-    from privlab.mechanisms.laplace import Laplace
-    from privlab.mechanisms.staircase import Staircase
+    from privlab.mechanisms.noise.laplace import Laplace
+    from privlab.mechanisms.noise.staircase import Staircase
 
     for law in (Staircase(epsilon=1.0, d=0.3), Laplace(epsilon=1.0)):
         y = law._sample_from_uniform(np.array([0.0]))
@@ -95,7 +95,7 @@ def test_release_names_the_non_finite_value() -> None:
     import pytest
 
     from privlab.errors import InvalidParameter
-    from privlab.mechanisms.staircase import Staircase
+    from privlab.mechanisms.noise.staircase import Staircase
 
     with pytest.raises(InvalidParameter, match=r"value=inf \(at flat index 2\) must be finite"):
         Staircase(epsilon=1.0, d=0.3).release([0.0, 1.0, np.inf])

@@ -21,14 +21,14 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from privlab.errors import InvalidParameter
-from privlab.mechanisms import _shell_series as ss
-from privlab.mechanisms.box_staircase import (
+from privlab.mechanisms.noise import _shell_series as ss
+from privlab.mechanisms.noise.box_staircase import (
     BoxStaircase,
     HalfStepBoxStaircase,
     OversizedCoreBoxStaircase,
     WrongRatioBoxStaircase,
 )
-from privlab.mechanisms.staircase import Staircase
+from privlab.mechanisms.noise.staircase import Staircase
 
 EX5 = {"epsilon": 1.0, "sensitivity": (1.0, 10.0), "core": (0.1, 1.0)}
 

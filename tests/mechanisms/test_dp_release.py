@@ -1,4 +1,4 @@
-"""Release pipelines (privlab.mechanisms.dp_release)."""
+"""Release pipelines (privlab.mechanisms.releases.numerical)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from privlab.errors import InvalidParameter
-from privlab.mechanisms.dp_release import DPRelease
+from privlab.mechanisms.releases.numerical import DPRelease
 
 
 @pytest.fixture

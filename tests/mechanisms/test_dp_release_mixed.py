@@ -1,11 +1,11 @@
-"""Mixed numerical/categorical release (privlab.mechanisms.dp_release_mixed)."""
+"""Mixed numerical/categorical release (privlab.mechanisms.releases.mixed)."""
 
 import pytest
 
 from privlab.errors import InvalidParameter
-from privlab.mechanisms.dp_release_mixed import MixedDPRelease
-from privlab.mechanisms.semantic import NumericDomain
-from privlab.mechanisms.taxonomy import project_taxonomy
+from privlab.mechanisms.microaggregation.semantic import NumericDomain
+from privlab.mechanisms.microaggregation.taxonomy import project_taxonomy
+from privlab.mechanisms.releases.mixed import MixedDPRelease
 
 JOB = project_taxonomy("job")
 DOMAIN = list(JOB.domain)

@@ -1,4 +1,4 @@
-"""Exact integer samplers of the safe mode (privlab.mechanisms._exact).
+"""Exact integer samplers of the safe mode (privlab.mechanisms.noise._exact).
 
 Expected frequencies are computed in this file from the defining formulas (exp(−γ), e^{−|y|s/t},
 the staircase weights), with mpmath; observed ones come from the vectorized samplers with a fixed
@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from privlab.mechanisms import _exact
+from privlab.mechanisms.noise import _exact
 
 ALPHA = 1e-3  # fixed seeds: each test passes or fails deterministically
 N = 200_000

@@ -16,9 +16,9 @@ import pytest
 from scipy import stats
 
 from privlab.errors import InvalidParameter
-from privlab.mechanisms.l1_staircase import HalfStepL1Staircase, L1BallStaircase
-from privlab.mechanisms.multi_laplace import IndependentLaplace
-from privlab.mechanisms.staircase import Staircase
+from privlab.mechanisms.noise.l1_staircase import HalfStepL1Staircase, L1BallStaircase
+from privlab.mechanisms.noise.multi_laplace import IndependentLaplace
+from privlab.mechanisms.noise.staircase import Staircase
 
 
 def test_bad_parameters():

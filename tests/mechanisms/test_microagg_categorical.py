@@ -1,5 +1,5 @@
 """Categorical MDAV / insensitive Algorithm 6.1 with the semantic distance
-(privlab.mechanisms.microagg_categorical) against literal slow record-level references."""
+(privlab.mechanisms.microaggregation.categorical) against literal slow record-level references."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from privlab.errors import InvalidParameter
-from privlab.mechanisms.microagg_categorical import (
+from privlab.mechanisms.microaggregation.categorical import (
     SemanticSpace,
     categorical_mdav_labels,
     insensitive_categorical_labels,
     marginality_centroids,
 )
-from privlab.mechanisms.taxonomy import project_taxonomy
+from privlab.mechanisms.microaggregation.taxonomy import project_taxonomy
 
 TAXES = (project_taxonomy("sport"), project_taxonomy("job"))
 SPACE = SemanticSpace(TAXES)

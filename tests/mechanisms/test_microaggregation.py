@@ -66,8 +66,8 @@ def reference_mdav(z: np.ndarray, k: int) -> np.ndarray:
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("k", [1, 2, 3, 5])
 def test_mdav_matches_reference(seed: int, k: int) -> None:
-    from privlab.mechanisms.microagg_core import canonical_order
-    from privlab.mechanisms.microagg_mdav import _mdav_kernel, distance_space
+    from privlab.mechanisms.microaggregation.core import canonical_order
+    from privlab.mechanisms.microaggregation.mdav_algorithm import _mdav_kernel, distance_space
 
     g = np.random.default_rng(seed)
     x = np.round(g.normal(size=(int(g.integers(k, 40)), int(g.integers(1, 4)))), 1)
@@ -91,7 +91,7 @@ def test_mdav_groups_centroids_and_units() -> None:
 
 
 def test_fig_6_1_like_mdav_not_insensitive_insensitive_variants_are() -> None:
-    from privlab.verify.insensitivity import check_insensitive
+    from privlab.verify.microaggregation.insensitivity import check_insensitive
 
     x = np.array([[0.0], [0.0], [1.0], [1.0], [1.0]])
     xp = np.array([[0.0], [0.0], [2.0], [1.0], [1.0]])
@@ -130,7 +130,7 @@ def test_properties(rows, k, method, data) -> None:
 
 
 def test_insensitive_variants_pass_random_neighbours() -> None:
-    from privlab.verify.insensitivity import check_insensitive
+    from privlab.verify.microaggregation.insensitivity import check_insensitive
 
     g = np.random.default_rng(3)
     for _ in range(40):
@@ -184,7 +184,7 @@ def test_dataframe_roundtrip() -> None:
 
 
 def test_dp_release_hook_is_used() -> None:
-    from privlab.mechanisms.dp_release import order_partition
+    from privlab.mechanisms.releases.numerical import order_partition
 
     u = np.random.default_rng(0).uniform(size=(20, 2))
     lab, src = order_partition(u, 3, "insensitive-mdav")

@@ -1,5 +1,6 @@
 """Cross-checks of the fast microaggregation code against the literal exact-arithmetic
-transcriptions in :mod:`privlab.verify.mdav_reference` (independent code: Python lists and
+transcriptions in :mod:`privlab.verify.microaggregation.reference` (independent code: Python lists
+and
 Fractions, brute-force bijections).  Expected values always come from the reference, never from
 the module under test or from a paper.
 """
@@ -14,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from privlab.mechanisms import microaggregation as ma
-from privlab.mechanisms.microagg_mdav import mdav_labels
-from privlab.verify import mdav_reference as ref
-from privlab.verify.insensitivity import check_insensitive, clusters_correspond
+from privlab.mechanisms.microaggregation.mdav_algorithm import mdav_labels
+from privlab.verify.microaggregation import reference as ref
+from privlab.verify.microaggregation.insensitivity import check_insensitive, clusters_correspond
 
 
 def partition(labels: np.ndarray) -> frozenset[frozenset[int]]:
@@ -130,10 +131,11 @@ def test_matching_decision_equals_brute_force(seed, n, m, k, alg):
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 24), m=st.integers(1, 3),
        kfrac=st.floats(0, 1))
 def test_dp_release_hook_contract(seed, n, m, kfrac):
-    # privlab.mechanisms.dp_release.order_partition consumes ma.dp_release_labels(u, k, kind):
+    # privlab.mechanisms.releases.numerical.order_partition consumes ma.dp_release_labels(u, k,
+    # kind):
     # u in [0, 1]^m units; (n,) labels for insensitive-mdav, (n, m) for individual-ranking;
     # labels 0 … q − 1 with no empty cluster (the release divides by np.bincount).
-    from privlab.mechanisms.dp_release import order_partition
+    from privlab.mechanisms.releases.numerical import order_partition
 
     g = np.random.default_rng(seed)
     u = g.integers(0, 9, size=(n, m)) / 8.0  # dyadic: domain scaling exact in floating point

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from privlab.errors import InvalidParameter
-from privlab.mechanisms.prob_kanon import ir_swap, mdav_id, mdav_swap, swap_within
+from privlab.mechanisms.microaggregation.prob_kanon import ir_swap, mdav_id, mdav_swap, swap_within
 from privlab.metrics import check_k_anonymity
 
 

@@ -16,21 +16,21 @@ from hypothesis import strategies as st
 from scipy import integrate, stats
 
 from privlab.errors import InvalidParameter
-from privlab.mechanisms.refinement import (
+from privlab.mechanisms.refinement.algorithm import (
     ABSENT,
     Refinement,
     broken_statistical,
     refine_discrete,
 )
-from privlab.mechanisms.refinement_distances import ABSOLUTE, custom, get_distance
-from privlab.mechanisms.refinement_factors import Factors, printed_masses, required_masses
-from privlab.mechanisms.refinement_priors import (
+from privlab.mechanisms.refinement.distances import ABSOLUTE, custom, get_distance
+from privlab.mechanisms.refinement.factors import Factors, printed_masses, required_masses
+from privlab.mechanisms.refinement.priors import (
     ContinuousPrior,
     DiscretePrior,
     PiecewisePrior,
-    parse_prior,
     product_prior,
 )
+from privlab.mechanisms.refinement.spec import parse_prior
 
 FACTORS = [(Fr(2), Fr(1, 2)), (Fr(3), Fr(1, 3)), (Fr(3, 2), Fr(3, 4)), (Fr(5, 4), Fr(1, 2)),
            (Fr(7, 3), Fr(2, 5)), (Fr(3, 2), Fr(1, 2))]

@@ -10,14 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from privlab.errors import BudgetExceeded, InvalidParameter
-from privlab.mechanisms.interactive import (
+from privlab.mechanisms.refinement.interactive import (
     LaplaceSession,
     RefinementSession,
     dec,
     proposition_4_condition,
 )
-from privlab.mechanisms.queries import Dataset, IndividualQuery, count_query
-from privlab.mechanisms.refinement_priors import DiscretePrior
+from privlab.mechanisms.refinement.priors import DiscretePrior
+from privlab.mechanisms.refinement.queries import Dataset, IndividualQuery, count_query
 
 DATA = Dataset(records={i: i % 2 for i in range(5)})
 PRIOR = DiscretePrior.uniform([0, 1])

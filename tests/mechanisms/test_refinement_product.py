@@ -17,13 +17,14 @@ from scipy import integrate, stats
 
 from privlab.cli import cli
 from privlab.errors import InvalidParameter
-from privlab.mechanisms.refinement import ABSENT, Refinement, broken_statistical
-from privlab.mechanisms.refinement_factors import required_masses
-from privlab.mechanisms.refinement_priors import ContinuousPrior, PiecewisePrior, parse_prior
-from privlab.mechanisms.refinement_product import ProductDistance, ProductPrior
-from privlab.verify import refinement_exact as ex
-from privlab.verify.refinement import check_true_values
-from privlab.verify.refinement_all import check_all_answers
+from privlab.mechanisms.refinement.algorithm import ABSENT, Refinement, broken_statistical
+from privlab.mechanisms.refinement.factors import required_masses
+from privlab.mechanisms.refinement.priors import ContinuousPrior, PiecewisePrior
+from privlab.mechanisms.refinement.product import ProductDistance, ProductPrior
+from privlab.mechanisms.refinement.spec import parse_prior
+from privlab.verify.refinement import exact as ex
+from privlab.verify.refinement.all_answers import check_all_answers
+from privlab.verify.refinement.neighbours import check_true_values
 
 component = st.one_of(
     st.tuples(st.floats(-3, 3), st.floats(0.2, 4)).map(

@@ -1,4 +1,5 @@
-"""Safe release mode (privlab.mechanisms.safe): grid, parameters, exact DP of the discrete law,
+"""Safe release mode (privlab.mechanisms.noise.safe): grid, parameters, exact DP of the discrete
+law,
 goodness of fit of the released noise, determinism and bad input.
 
 Where the numbers come from: privacy losses are exact Fractions computed by
@@ -20,9 +21,13 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from privlab.errors import InvalidParameter
-from privlab.mechanisms.controls import HalfScaleLaplace, HalfWidthStaircase, WrongRatioStaircase
-from privlab.mechanisms.laplace import Laplace
-from privlab.mechanisms.safe import (
+from privlab.mechanisms.noise.controls import (
+    HalfScaleLaplace,
+    HalfWidthStaircase,
+    WrongRatioStaircase,
+)
+from privlab.mechanisms.noise.laplace import Laplace
+from privlab.mechanisms.noise.safe import (
     DiscreteNoise,
     check_discrete_dp,
     check_safe_dp,
@@ -31,7 +36,7 @@ from privlab.mechanisms.safe import (
     safe_parameters,
     safe_release,
 )
-from privlab.mechanisms.staircase import Staircase
+from privlab.mechanisms.noise.staircase import Staircase
 from privlab.types import Method, jsonable
 
 ALPHA = 1e-3

@@ -13,9 +13,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from privlab.errors import InvalidParameter
-from privlab.mechanisms.semantic import ExponentialCentroid, HeterogeneousDistance, NumericDomain
-from privlab.mechanisms.taxonomy import Taxonomy, load_taxonomy, project_taxonomy
-from privlab.verify.taxonomy import check_marginality_sensitivity, check_semantic_metric
+from privlab.mechanisms.microaggregation.semantic import (
+    ExponentialCentroid,
+    HeterogeneousDistance,
+    NumericDomain,
+)
+from privlab.mechanisms.microaggregation.taxonomy import Taxonomy, load_taxonomy, project_taxonomy
+from privlab.verify.microaggregation.taxonomy import (
+    check_marginality_sensitivity,
+    check_semantic_metric,
+)
 
 DATA = Path("/work/shared/data")
 

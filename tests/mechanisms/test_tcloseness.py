@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from privlab.errors import InvalidParameter
-from privlab.mechanisms import tclose_counts as tc
-from privlab.mechanisms.tcloseness import bucketize, release_t_close, utility
+from privlab.mechanisms.tcloseness import counts as tc
+from privlab.mechanisms.tcloseness.bucketization import bucketize, release_t_close, utility
 from privlab.verify.tcloseness import check_release
 
 TS = [1, 1.2, 1.5, 2, 2.5, 3, 4, 5]

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from privlab.errors import InvalidParameter
-from privlab.mechanisms.microagg_categorical import SemanticSpace
-from privlab.mechanisms.taxonomy import project_taxonomy
+from privlab.mechanisms.microaggregation.categorical import SemanticSpace
+from privlab.mechanisms.microaggregation.taxonomy import project_taxonomy
 from privlab.metrics.categorical import semantic_record_linkage, semantic_sse
 
 TAXES = (project_taxonomy("sport"), project_taxonomy("job"))

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from privlab.mechanisms.laplace import Laplace
-from privlab.mechanisms.staircase import Staircase
-from privlab.proofs import privlab_own as own
+from privlab.mechanisms.noise.laplace import Laplace
+from privlab.mechanisms.noise.staircase import Staircase
+from privlab.proofs import own as own
 from privlab.types import Status, status_of
 
 
@@ -38,7 +38,7 @@ def test_controls_claim_fails_when_a_control_is_correct(monkeypatch):
 
 
 def test_safe_claim_fails_for_a_wrong_rate(monkeypatch):
-    from privlab.mechanisms import controls
+    from privlab.mechanisms.noise import controls
 
     monkeypatch.setattr(own, "_laws", lambda: [controls.WrongRatioStaircase(epsilon=1.0, d=0.3)])
     res = own.check_safe_mode_dp()

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from privlab.proofs import ins15, thesis_ch7
+from privlab.proofs import ins15
 from privlab.proofs.ledger import Ledger
+from privlab.proofs.thesis import ch7 as thesis_ch7
 from privlab.types import Status
 
 EXPECTED = {
@@ -34,7 +35,7 @@ EXPECTED = {
 
 @pytest.fixture(scope="module")
 def outcomes():
-    led = Ledger(["privlab.proofs.thesis_ch7", "privlab.proofs.ins15"])
+    led = Ledger(["privlab.proofs.thesis.ch7", "privlab.proofs.ins15"])
     assert led.load_errors == ()
     return {o.claim.id: o for o in led.run(quick=True)}
 

@@ -1,18 +1,19 @@
-"""privlab.proofs.thesis_ch3: the ledger entry of the microaggregation family."""
+"""privlab.proofs.thesis.ch3: the ledger entry of the microaggregation family."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from privlab.proofs import ledger, thesis_ch3
+from privlab.proofs import ledger
 from privlab.proofs.ledger import run_claim
+from privlab.proofs.thesis import ch3 as thesis_ch3
 from privlab.types import Status
-from privlab.verify.mdav_reference import mdav_group_sizes
+from privlab.verify.microaggregation.reference import mdav_group_sizes
 
 
 def test_registered_once_and_ids_unique():
-    assert ledger.MODULES.count("privlab.proofs.thesis_ch3") == 1
-    assert "privlab.proofs.thesis_ch3_ch6_microagg" not in ledger.MODULES
+    assert ledger.MODULES.count("privlab.proofs.thesis.ch3") == 1
+    assert "privlab.proofs.thesis.microaggregation" not in ledger.MODULES
     ids = [c.id for c in thesis_ch3.CLAIMS]
     assert len(ids) == len(set(ids))
     for needed in ("thesis:alg-2.1", "thesis:def-12", "thesis:prop-6", "thesis:prop-7",
@@ -22,7 +23,7 @@ def test_registered_once_and_ids_unique():
 
 
 def test_ledger_loads_the_module_without_errors():
-    led = ledger.Ledger(("privlab.proofs.thesis_ch3",))
+    led = ledger.Ledger(("privlab.proofs.thesis.ch3",))
     ids = {c.id for c in led.claims()}
     assert "thesis:alg-2.1" in ids
     assert not any(i.startswith(ledger.LOAD_ERROR_PREFIX) for i in ids)
@@ -44,7 +45,7 @@ def test_alg_2_1_verified():
 
 
 def test_alg_2_1_check_can_fail(monkeypatch):
-    from privlab.mechanisms import microagg_mdav
+    from privlab.mechanisms.microaggregation import mdav_algorithm as microagg_mdav
 
     def broken(x, k, distance="standardised", domain=None):  # chunks of k in input order
         n = x.shape[0]

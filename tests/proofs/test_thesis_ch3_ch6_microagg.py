@@ -6,7 +6,7 @@ import pytest
 
 from privlab.proofs.ledger import Ledger
 
-MOD = "privlab.proofs.thesis_ch3_ch6_microagg"
+MOD = "privlab.proofs.thesis.microaggregation"
 
 
 def test_module_loads() -> None:
@@ -31,7 +31,7 @@ def test_claim_status(cid: str, status: str) -> None:
 
 
 def test_table_3_10_synthetic(monkeypatch) -> None:
-    from privlab.proofs import thesis_ch3_tables as tb
+    from privlab.proofs.thesis import ch3_tables as tb
 
     monkeypatch.setattr(tb, "load_census", lambda data_dir=None: None)
     t = tb.table_thesis_3_10(runs=2)

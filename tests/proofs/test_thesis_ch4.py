@@ -14,14 +14,14 @@ import numpy as np
 import pytest
 from scipy import integrate, optimize
 
-from privlab.mechanisms.laplace import Laplace
-from privlab.mechanisms.staircase import Staircase
+from privlab.mechanisms.noise.laplace import Laplace
+from privlab.mechanisms.noise.staircase import Staircase
 from privlab.proofs import default_ledger
-from privlab.proofs import thesis_ch4 as ch4
-from privlab.proofs import thesis_ch4_exact as ex
-from privlab.proofs import thesis_ch4_noises as nz
-from privlab.proofs import thesis_ch4_symbolic as sy
-from privlab.proofs import thesis_ch4_tables as tb
+from privlab.proofs.thesis import ch4 as ch4
+from privlab.proofs.thesis import ch4_exact as ex
+from privlab.proofs.thesis import ch4_noises as nz
+from privlab.proofs.thesis import ch4_symbolic as sy
+from privlab.proofs.thesis import ch4_tables as tb
 from privlab.types import Status, status_of
 
 V, C, R = Status.VERIFIED, Status.CONFIRMED, Status.REFUTED
@@ -190,7 +190,7 @@ def test_asymmetric_laplace_facts_by_quadrature():
 
 
 def test_density_sup_on_controls():
-    from privlab.mechanisms.controls import HalfScaleLaplace, WrongRatioStaircase
+    from privlab.mechanisms.noise.controls import HalfScaleLaplace, WrongRatioStaircase
 
     with mpmath.workdps(30):
         s, _ = ex.density_sup(HalfScaleLaplace(epsilon=0.8), 1.0, 5)

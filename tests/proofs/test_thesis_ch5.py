@@ -8,8 +8,8 @@ import math
 import pytest
 
 from privlab.proofs import default_ledger
-from privlab.proofs import thesis_ch5 as ch5
-from privlab.proofs import thesis_ch5_tables as tb
+from privlab.proofs.thesis import ch5 as ch5
+from privlab.proofs.thesis import ch5_tables as tb
 from privlab.types import Status
 
 V, C, R = Status.VERIFIED, Status.CONFIRMED, Status.REFUTED
@@ -29,7 +29,7 @@ EXPECTED = {
 def outcomes():
     from privlab.proofs.ledger import Ledger
 
-    return {o.claim.id: o for o in Ledger(("privlab.proofs.thesis_ch5",)).run()}
+    return {o.claim.id: o for o in Ledger(("privlab.proofs.thesis.ch5",)).run()}
 
 
 def test_statuses(outcomes):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from privlab.proofs.thesis_ch6 import CLAIMS
+from privlab.proofs.thesis.ch6 import CLAIMS
 from privlab.types import Status, status_of
 
 EXPECTED = {"thesis:prop-8": Status.REFUTED, "vldb14:prop-3": Status.REFUTED,

@@ -1,4 +1,4 @@
-"""Adult categorical tables of thesis §6.4 / vldb14 §5 (privlab.proofs.thesis_ch6_adult_tables).
+"""Adult categorical tables of thesis §6.4 / vldb14 §5 (privlab.proofs.thesis.ch6_adult_tables).
 
 Golden values: the expected SSE of the per-record exponential mechanism (k = 1) is computed
 here exactly from ExponentialCentroid's probabilities (Σ_c Pr(c)·δ(x, c)² per value),
@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from privlab._data import data_file
-from privlab.mechanisms.semantic import ExponentialCentroid
-from privlab.proofs import thesis_ch6_adult_experiments as ax
-from privlab.proofs import thesis_ch6_adult_tables as tb
+from privlab.mechanisms.microaggregation.semantic import ExponentialCentroid
 from privlab.proofs.ledger import MODULES
+from privlab.proofs.thesis import ch6_adult_experiments as ax
+from privlab.proofs.thesis import ch6_adult_tables as tb
 
 
 @pytest.fixture
@@ -24,7 +24,7 @@ def no_data(tmp_path, monkeypatch):
 
 
 def test_registered() -> None:
-    assert "privlab.proofs.thesis_ch6_adult_tables" in MODULES
+    assert "privlab.proofs.thesis.ch6_adult_tables" in MODULES
     assert set(tb.TABLES) == {"thesis-6.3", "thesis-6.4", "vldb14-3", "vldb14-4"}
 
 

@@ -1,8 +1,8 @@
-"""Ledger claims on the whole mixed release (privlab.proofs.thesis_ch6_mixed)."""
+"""Ledger claims on the whole mixed release (privlab.proofs.thesis.ch6_mixed)."""
 
 from __future__ import annotations
 
-from privlab.proofs.thesis_ch6_mixed import CLAIMS, privlab_cases
+from privlab.proofs.thesis.ch6_mixed import CLAIMS, privlab_cases
 from privlab.types import Status, status_of
 
 BY_ID = {c.id: c for c in CLAIMS}

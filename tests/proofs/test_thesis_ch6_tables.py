@@ -1,4 +1,4 @@
-"""Reproduced tables of thesis §6.4 / vldb14 §5 / irm §4 (privlab.proofs.thesis_ch6_tables).
+"""Reproduced tables of thesis §6.4 / vldb14 §5 / irm §4 (privlab.proofs.thesis.ch6_tables).
 
 Golden values: the expected SSE of clamped per-record Laplace noise is computed in closed form
 here (integral of t²·Laplace density), independently of the release code.
@@ -7,9 +7,9 @@ here (integral of t²·Laplace density), independently of the release code.
 import numpy as np
 import pytest
 
-from privlab.proofs import thesis_ch6_experiments as ex
-from privlab.proofs import thesis_ch6_tables as tb
 from privlab.proofs.ledger import MODULES
+from privlab.proofs.thesis import ch6_experiments as ex
+from privlab.proofs.thesis import ch6_tables as tb
 
 NOWHERE = "/nonexistent-privlab-data"
 
@@ -24,7 +24,7 @@ def _expected_sq_err(x, d, b):
 
 
 def test_registered():
-    assert "privlab.proofs.thesis_ch6_tables" in MODULES
+    assert "privlab.proofs.thesis.ch6_tables" in MODULES
     assert set(tb.TABLES) == {"thesis-6.1", "thesis-6.2", "thesis-6.5", "irm-1"}
 
 

@@ -13,8 +13,8 @@ import mpmath
 import pytest
 from scipy import stats
 
-from privlab.proofs import thesis_sec45 as sec
-from privlab.proofs import thesis_sec45_tables as tb
+from privlab.proofs.thesis import sec45 as sec
+from privlab.proofs.thesis import sec45_tables as tb
 from privlab.types import Claim, Status, Table, status_of
 
 EXPECTED = {

@@ -17,8 +17,8 @@ import pytest
 from scipy import stats
 
 from privlab.audit import audit_mechanism, audit_pair
-from privlab.mechanisms.laplace import Laplace
-from privlab.mechanisms.staircase import Staircase
+from privlab.mechanisms.noise.laplace import Laplace
+from privlab.mechanisms.noise.staircase import Staircase
 
 pytestmark = pytest.mark.slow
 

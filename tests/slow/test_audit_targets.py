@@ -15,7 +15,7 @@ from scipy import stats
 from privlab.audit import audit_mechanism
 from privlab.audit.controls import make
 from privlab.audit.suite import run_suite
-from privlab.mechanisms.laplace import Laplace
+from privlab.mechanisms.noise.laplace import Laplace
 
 pytestmark = pytest.mark.slow
 

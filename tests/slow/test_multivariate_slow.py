@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from privlab.mechanisms.box_staircase import BoxStaircase
-from privlab.verify.multivariate import check_shell_recursion
+from privlab.mechanisms.noise.box_staircase import BoxStaircase
+from privlab.verify.noise.multivariate import check_shell_recursion
 
 pytestmark = pytest.mark.slow
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from privlab.proofs import tcloseness_checks as ck
+from privlab.proofs.tcloseness import checks as ck
 from privlab.types import Status, status_of
 
 pytestmark = pytest.mark.slow

@@ -1,4 +1,4 @@
-"""Certification of microaggregated DP releases (privlab.verify.dp_release_cert)."""
+"""Certification of microaggregated DP releases (privlab.verify.releases.certificate)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from privlab.errors import InvalidParameter
-from privlab.mechanisms.dp_release import order_partition
-from privlab.verify.dp_release_cert import certify_dp_release, leak_pair
-from privlab.verify.dp_release_exact import sweep
+from privlab.mechanisms.releases.numerical import order_partition
+from privlab.verify.releases.certificate import certify_dp_release, leak_pair
+from privlab.verify.releases.exact import sweep
 
 
 def test_sources_scales_at_census_shape() -> None:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from privlab.errors import InvalidParameter
-from privlab.mechanisms.dp_release_mixed import MixedDPRelease
-from privlab.mechanisms.semantic import NumericDomain
-from privlab.mechanisms.taxonomy import Taxonomy
-from privlab.verify.dp_release_mixed import certify_mixed
-from privlab.verify.dp_release_mixed_exact import check_mixed_exact
+from privlab.mechanisms.microaggregation.semantic import NumericDomain
+from privlab.mechanisms.microaggregation.taxonomy import Taxonomy
+from privlab.mechanisms.releases.mixed import MixedDPRelease
+from privlab.verify.releases.mixed import certify_mixed
+from privlab.verify.releases.mixed_exact import check_mixed_exact
 
 TINY = Taxonomy(parents={"root": (), "A": ("root",), "B": ("root",), "a1": ("A",),
                          "a2": ("A",), "b1": ("B",)}, name="tiny")

@@ -1,5 +1,5 @@
-"""Exact checker of the mixed release (privlab.verify.dp_release_mixed_exact) against the
-certificate (privlab.verify.dp_release_mixed): agreement on small cases, broken variants caught,
+"""Exact checker of the mixed release (privlab.verify.releases.mixed_exact) against the
+certificate (privlab.verify.releases.mixed): agreement on small cases, broken variants caught,
 exact quality sensitivity."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from privlab.errors import InvalidParameter
-from privlab.mechanisms.dp_release_mixed import MixedDPRelease
-from privlab.mechanisms.semantic import NumericDomain
-from privlab.mechanisms.taxonomy import Taxonomy, project_taxonomy
-from privlab.verify.dp_release_mixed import certify_mixed, quality_sensitivity, structure
-from privlab.verify.dp_release_mixed_exact import (
+from privlab.mechanisms.microaggregation.semantic import NumericDomain
+from privlab.mechanisms.microaggregation.taxonomy import Taxonomy, project_taxonomy
+from privlab.mechanisms.releases.mixed import MixedDPRelease
+from privlab.verify.releases.mixed import certify_mixed, quality_sensitivity, structure
+from privlab.verify.releases.mixed_exact import (
     categorical_law,
     check_mixed_exact,
     exact_mixed_loss,

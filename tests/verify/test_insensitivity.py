@@ -7,7 +7,7 @@ import pytest
 
 from privlab.errors import InvalidParameter
 from privlab.types import Status, status_of
-from privlab.verify.insensitivity import (
+from privlab.verify.microaggregation.insensitivity import (
     check_centroid_sensitivity,
     check_insensitive,
     clusters_correspond,
@@ -40,7 +40,7 @@ def test_multiset_semantics_and_sizes() -> None:
 
 def test_large_inputs_use_sparse_path_consistently() -> None:
     from privlab.mechanisms.microaggregation import LABELERS
-    from privlab.verify.insensitivity import _correspond_small, _correspond_sparse
+    from privlab.verify.microaggregation.insensitivity import _correspond_small, _correspond_sparse
 
     g = np.random.default_rng(0)
     for name in ("mdav", "insensitive-mdav"):

@@ -1,4 +1,4 @@
-"""Checkers of privlab.verify.multivariate and the certificate / audit helpers.
+"""Checkers of privlab.verify.noise.multivariate and the certificate / audit helpers.
 
 Each verdict is cross-checked by a route the checker does not use: the mechanism's float
 ``logpdf`` at the witness and around it, random-point DP gaps, Monte Carlo event frequencies, and
@@ -14,16 +14,16 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from privlab.mechanisms.box_staircase import (
+from privlab.mechanisms.noise.box_staircase import (
     BoxStaircase,
     HalfStepBoxStaircase,
     OversizedCoreBoxStaircase,
     WrongRatioBoxStaircase,
 )
-from privlab.mechanisms.l1_staircase import HalfStepL1Staircase, L1BallStaircase
+from privlab.mechanisms.noise.l1_staircase import HalfStepL1Staircase, L1BallStaircase
 from privlab.types import Method, Status, status_of
-from privlab.verify import multivariate as mv
-from privlab.verify.multivariate_cert import audit_cases, certify_box_staircase
+from privlab.verify.noise import multivariate as mv
+from privlab.verify.noise.multivariate_cert import audit_cases, certify_box_staircase
 
 EX5 = {"epsilon": 1.0, "sensitivity": (1.0, 10.0), "core": (0.1, 1.0)}
 GOOD = [BoxStaircase(**EX5), BoxStaircase(epsilon=0.5, sensitivity=(1.0, 2.0, 0.5),

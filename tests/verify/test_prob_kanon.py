@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from privlab.errors import InvalidParameter
-from privlab.verify.prob_kanon import check_probabilistic_k_anonymity, posterior
+from privlab.verify.microaggregation.prob_kanon import check_probabilistic_k_anonymity, posterior
 
 Q = np.array([[1, 5], [2, 3], [3, 9], [4, 1], [5, 2], [6, 7]], dtype=float)
 C = np.array([10, 40, 20, 50, 30, 60], dtype=float)
@@ -29,7 +29,7 @@ def test_controls_are_caught() -> None:
 
 
 def test_posterior_rows_sum_to_one() -> None:
-    from privlab.verify.prob_kanon import PARTITIONS
+    from privlab.verify.microaggregation.prob_kanon import PARTITIONS
 
     post = posterior(Q[:4], C[:4], 2, PARTITIONS["ir-swap"])
     assert all(sum(row) == 1 for row in post)

@@ -11,13 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from privlab.mechanisms.queries import Dataset, IndividualQuery, count_query
-from privlab.mechanisms.refinement import Refinement, broken_statistical
-from privlab.mechanisms.refinement_factors import Factors
-from privlab.mechanisms.refinement_priors import DiscretePrior, PiecewisePrior
+from privlab.mechanisms.refinement.algorithm import Refinement, broken_statistical
+from privlab.mechanisms.refinement.factors import Factors
+from privlab.mechanisms.refinement.priors import DiscretePrior, PiecewisePrior
+from privlab.mechanisms.refinement.queries import Dataset, IndividualQuery, count_query
 from privlab.types import Method
-from privlab.verify.refinement import check_refinement_dp, check_true_values
-from privlab.verify.refinement_cert import certify_refinement
+from privlab.verify.refinement.certificate import certify_refinement
+from privlab.verify.refinement.neighbours import check_refinement_dp, check_true_values
 
 Q = IndividualQuery(individual="a")
 

@@ -17,15 +17,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from privlab.errors import InvalidParameter
-from privlab.mechanisms.refinement import Refinement, broken_statistical
-from privlab.mechanisms.refinement_factors import Factors
-from privlab.mechanisms.refinement_priors import PiecewisePrior, parse_prior
-from privlab.mechanisms.refinement_product import ProductPrior
+from privlab.mechanisms.refinement.algorithm import Refinement, broken_statistical
+from privlab.mechanisms.refinement.factors import Factors
+from privlab.mechanisms.refinement.priors import PiecewisePrior
+from privlab.mechanisms.refinement.product import ProductPrior
+from privlab.mechanisms.refinement.spec import parse_prior
 from privlab.types import Method
-from privlab.verify import refinement_exact as ex
-from privlab.verify.refinement import check_true_values
-from privlab.verify.refinement_all import check_all_answers
-from privlab.verify.refinement_cert import certify_refinement
+from privlab.verify.refinement import exact as ex
+from privlab.verify.refinement.all_answers import check_all_answers
+from privlab.verify.refinement.certificate import certify_refinement
+from privlab.verify.refinement.neighbours import check_true_values
 
 U01 = PiecewisePrior.uniform(Fr(0), Fr(1))
 

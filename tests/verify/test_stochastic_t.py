@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from privlab.errors import InvalidParameter
-from privlab.mechanisms.laplace import Laplace
+from privlab.mechanisms.noise.laplace import Laplace
 from privlab.verify.stochastic_t import (
     prop1_derived,
     prop1_first_term,

@@ -12,7 +12,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from privlab.mechanisms.tcloseness import release_t_close
+from privlab.mechanisms.tcloseness.bucketization import release_t_close
 from privlab.verify.tcloseness import (
     achieved_t,
     check_emd_t_closeness,

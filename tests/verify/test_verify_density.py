@@ -19,10 +19,14 @@ from hypothesis import strategies as st
 from scipy import integrate
 
 from privlab.errors import InvalidParameter
-from privlab.mechanisms._base import LogPiece, Tail
-from privlab.mechanisms.controls import HalfScaleLaplace, HalfWidthStaircase, WrongRatioStaircase
-from privlab.mechanisms.laplace import Laplace
-from privlab.mechanisms.staircase import Staircase
+from privlab.mechanisms.noise._base import LogPiece, Tail
+from privlab.mechanisms.noise.controls import (
+    HalfScaleLaplace,
+    HalfWidthStaircase,
+    WrongRatioStaircase,
+)
+from privlab.mechanisms.noise.laplace import Laplace
+from privlab.mechanisms.noise.staircase import Staircase
 from privlab.types import Status, status_of
 from privlab.verify import check_normalisation, check_symmetry
 

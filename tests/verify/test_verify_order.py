@@ -18,8 +18,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from privlab.errors import InvalidParameter
-from privlab.mechanisms.laplace import Laplace
-from privlab.mechanisms.staircase import Staircase
+from privlab.mechanisms.noise.laplace import Laplace
+from privlab.mechanisms.noise.staircase import Staircase
 from privlab.types import Status, status_of
 from privlab.verify import check_order, compare
 

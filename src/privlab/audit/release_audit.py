@@ -1,8 +1,8 @@
 """Audit of data-set-valued releases (microaggregation + noise) with the public auditor.
 
-A release configuration (:class:`privlab.verify.dp_release_cert.ReleaseConfig`) is run on an
+A release configuration (:class:`privlab.verify.releases.certificate.ReleaseConfig`) is run on an
 adversarial neighbour pair: the structural-leak pair of
-:func:`~privlab.verify.dp_release_cert.leak_pair` when there is one, otherwise records on the
+:func:`~privlab.verify.releases.certificate.leak_pair` when there is one, otherwise records on the
 domain diagonal with record 0 moved to the opposite corner (it crosses every cluster boundary,
 so every cluster changes by one record).  Each sampled release is mapped to features of the
 table as a whole: per-column sums, order statistics of column 0, the number of distinct rows
@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 
 from privlab.audit import AuditResult, audit_pair
-from privlab.mechanisms.dp_release import DPRelease
-from privlab.verify.dp_release_cert import ReleaseConfig, leak_pair
+from privlab.mechanisms.releases.numerical import DPRelease
+from privlab.verify.releases.certificate import ReleaseConfig, leak_pair
 
 __all__ = ["adversarial_pair", "audit_dp_release", "release_features"]
 
@@ -51,7 +51,7 @@ def adversarial_pair(cfg: ReleaseConfig) -> tuple[np.ndarray, np.ndarray, str]:
 def audit_dp_release(cfg: ReleaseConfig, *, samples: int = 20000, rng: Any = None,
                      confidence: float = 0.95) -> AuditResult:
     """Audit one configuration on its adversarial pair (the certificate's ε is claimed)."""
-    from privlab.verify.dp_release_cert import certify_dp_release
+    from privlab.verify.releases.certificate import certify_dp_release
 
     x, xp, why = adversarial_pair(cfg)
     rel = DPRelease(microaggregation=cfg.microaggregation, k=cfg.k, epsilon=cfg.epsilon,

@@ -76,7 +76,7 @@ def _audit_box(name: str, epsilon: float | None, sensitivity: str | None, core: 
                claimed: float | None, n: int, confidence: float, seed: int) -> Any:
     """Box staircase (thesis §4.5) on x0 = 0 vs x1 = the vertex s of S_f, LR feature."""
     from privlab.audit.multivariate import audit_shift
-    from privlab.mechanisms import box_staircase as bs
+    from privlab.mechanisms.noise import box_staircase as bs
 
     eps = 1.0 if epsilon is None else epsilon
     s = _floats("--sensitivity", sensitivity) or (1.0, 10.0)

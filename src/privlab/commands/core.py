@@ -168,7 +168,7 @@ def _noise_options(f: Any) -> Any:
 def certify_staircase(epsilon: float, sensitivity: float, neighbour: str, no_safe: bool,
                       fmt: str, d: float | None, objective: str) -> None:
     """Staircase noise (thesis §4.4 Theorem 1–2)."""
-    from privlab.verify.certify import certify_noise, make_noise
+    from privlab.verify.noise.certify import certify_noise, make_noise
 
     mech = make_noise("staircase", epsilon=epsilon, sensitivity=sensitivity, d=d,
                       objective=objective, neighbour=neighbour)
@@ -180,7 +180,7 @@ def certify_staircase(epsilon: float, sensitivity: float, neighbour: str, no_saf
 def certify_laplace(epsilon: float, sensitivity: float, neighbour: str, no_safe: bool,
                     fmt: str) -> None:
     """Laplace noise of scale Δ/ε."""
-    from privlab.verify.certify import certify_noise, make_noise
+    from privlab.verify.noise.certify import certify_noise, make_noise
 
     mech = make_noise("laplace", epsilon=epsilon, sensitivity=sensitivity, neighbour=neighbour)
     _emit_certificate(certify_noise(mech, safe=not no_safe), fmt)
@@ -206,7 +206,7 @@ def _floats(name: str, text: str | None) -> tuple[float, ...] | None:
 def certify_box(epsilon: float, sensitivity: str, core: str | None, objective: str,
                 fmt: str) -> None:
     """Box-staircase noise for a box sensitivity set (thesis §4.5 Theorem 3)."""
-    from privlab.verify.multivariate_cert import certify_box_staircase
+    from privlab.verify.noise.multivariate_cert import certify_box_staircase
 
     s = _floats("--sensitivity", sensitivity)
     assert s is not None

@@ -79,7 +79,7 @@ def certify_dp_release(microaggregation: str, noise_scale: str, n: int, k: int, 
                        taxonomy: tuple[str, ...], budget: str | None, em_sensitivity: str | None,
                        em_factor: str | None, fmt: str) -> None:
     """Certificate for a microaggregation + Laplace (+ exponential mechanism) configuration."""
-    from privlab.verify.dp_release_cert import certify_dp_release as cert
+    from privlab.verify.releases.certificate import certify_dp_release as cert
 
     if taxonomy:
         from privlab.commands.dp_release_mixed import certify_mixed_config
@@ -109,7 +109,7 @@ def audit_dp_release(microaggregation: str, noise_scale: str, n: int, k: int, ep
                      samples: int, seed: int, fmt: str) -> None:
     """Audit a release configuration on adversarial neighbouring data sets."""
     from privlab.audit.release_audit import audit_dp_release as run
-    from privlab.verify.dp_release_cert import ReleaseConfig
+    from privlab.verify.releases.certificate import ReleaseConfig
 
     cfg = ReleaseConfig(microaggregation=microaggregation, noise_scale=noise_scale, n=n, k=k,
                         epsilon=epsilon, attributes=attributes or 1, noise=noise, rows=rows,
@@ -157,7 +157,8 @@ def _release_cmd(method: str) -> Any:
         import csv
         import io
 
-        from privlab.mechanisms.dp_release import DPRelease
+        from privlab.mechanisms.releases.numerical import DPRelease
+        from privlab.verify.releases.certificate import certify_release
 
         if taxonomy:
             from privlab.commands.dp_release_mixed import run_mixed_release
@@ -199,7 +200,7 @@ def _release_cmd(method: str) -> Any:
         rel = DPRelease(microaggregation=micro, k=k if micro != "none" else 1, epsilon=epsilon,
                         noise_scale=noise_scale, noise=noise, rows=rows, clamp=clamp)
         out = rel.release(x, b, rng=seed)
-        cert = rel.certificate(len(x), len(cols)).to_dict()
+        cert = certify_release(rel, len(x), len(cols)).to_dict()
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
         w.writerow(cols)

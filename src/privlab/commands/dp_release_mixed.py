@@ -3,10 +3,10 @@
 ``privlab release insensitive-mdav-dp --input CSV --output CSV --epsilon E --k K
 [--columns a,b --bounds lo:hi,lo:hi] --taxonomy job=job.json [--taxonomy country=h.csv]``
 releases the numerical ``--columns`` and the ``--taxonomy`` columns together with
-:class:`~privlab.mechanisms.dp_release_mixed.MixedDPRelease` (eq. 6.7 order, Laplace numerical
+:class:`~privlab.mechanisms.releases.mixed.MixedDPRelease` (eq. 6.7 order, Laplace numerical
 centroids, exponential-mechanism categorical centroids with vldb14's n/k factor, rows shuffled)
 and writes ``OUTPUT`` (numerical columns, then categorical ones, in the order given) and
-``OUTPUT.cert.json`` (:func:`privlab.verify.dp_release_mixed.certify_mixed`), both atomically;
+``OUTPUT.cert.json`` (:func:`privlab.verify.releases.mixed.certify_mixed`), both atomically;
 exit 0 when the certificate establishes ε, 1 when it does not.  ``laplace-dp --taxonomy`` is
 the per-record baseline (k = 1, exponential mechanism with factor 1).  ``ir-dp --taxonomy`` is
 refused: individual ranking clusters each attribute separately, and with one shared draw per
@@ -30,9 +30,9 @@ from typing import Any
 from privlab import _validate as v
 from privlab._io import atomic_write_json, atomic_write_text
 from privlab.errors import InvalidParameter, PrivlabError
-from privlab.mechanisms.dp_release_mixed import MixedDPRelease
-from privlab.mechanisms.semantic import NumericDomain
-from privlab.mechanisms.taxonomy import Taxonomy, load_taxonomy, project_taxonomy
+from privlab.mechanisms.microaggregation.semantic import NumericDomain
+from privlab.mechanisms.microaggregation.taxonomy import Taxonomy, load_taxonomy, project_taxonomy
+from privlab.mechanisms.releases.mixed import MixedDPRelease
 from privlab.types import jsonable
 
 __all__ = ["certify_mixed_config", "load_column_taxonomy", "parse_taxonomy_specs",
@@ -148,7 +148,7 @@ def run_mixed_release(method: str, input_: str, output: str, epsilon: float, k: 
                       seed: int) -> dict[str, Any]:
     """Validate everything, release, write OUTPUT and OUTPUT.cert.json; return the certificate."""
     from privlab.commands.release import _read
-    from privlab.verify.dp_release_mixed import certify_mixed
+    from privlab.verify.releases.mixed import certify_mixed
 
     epsilon, k = v.positive("epsilon", epsilon), v.positive_int("k", k)
     micro = _config(method, k, noise, rows)
@@ -228,7 +228,7 @@ def certify_mixed_config(microaggregation: str, noise_scale: str, n: int, k: int
                          ) -> dict[str, Any]:
     """``privlab certify dp-release --taxonomy NAME=FILE …``: the mixed configuration with
     ``attributes`` attributes in all (default: the taxonomies; the rest numerical)."""
-    from privlab.verify.dp_release_mixed import certify_mixed
+    from privlab.verify.releases.mixed import certify_mixed
 
     epsilon, k, n = (v.positive("epsilon", epsilon), v.positive_int("k", k),
                      v.positive_int("n", n))

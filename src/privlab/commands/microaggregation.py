@@ -6,7 +6,7 @@
   column and the row order kept, atomic writes, ``OUTPUT.cert.json`` with method, k, achieved
   minimum group size and the checks run).
 * :data:`certify_insensitivity` — ``privlab certify insensitivity --algorithm NAME`` (the
-  Definition 12 search of :func:`privlab.verify.insensitivity.check_insensitive`).
+  Definition 12 search of :func:`privlab.verify.microaggregation.insensitivity.check_insensitive`).
 * :func:`mount` — adds both to existing ``release`` and ``certify`` groups, e.g. issue 6's
   :data:`privlab.commands.dp_release.release_dp` (whose subcommands ``insensitive-mdav-dp``,
   ``ir-dp``, ``laplace-dp`` do not collide with these) and ``core.certify``.  A name already

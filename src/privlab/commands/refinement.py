@@ -45,10 +45,10 @@ def _cert_text(c: dict[str, Any]) -> str:
 
 def build_mechanism(prior: str, epsilon: float, query: str, alpha_u: float | None,
                     distance: str | None, delta: float, delta_rule: str) -> Any:
-    from privlab.mechanisms.refinement import Refinement
-    from privlab.mechanisms.refinement_distances import get_distance
-    from privlab.mechanisms.refinement_factors import Factors
-    from privlab.mechanisms.refinement_priors import parse_prior
+    from privlab.mechanisms.refinement.algorithm import Refinement
+    from privlab.mechanisms.refinement.distances import get_distance
+    from privlab.mechanisms.refinement.factors import Factors
+    from privlab.mechanisms.refinement.spec import parse_prior
 
     p = parse_prior(prior)
     if query == "individual":
@@ -86,7 +86,7 @@ def build_mechanism(prior: str, epsilon: float, query: str, alpha_u: float | Non
 def certify_refinement(prior: str, epsilon: float, query: str, alpha_u: float | None,
                        distance: str | None, delta: float, delta_rule: str, fmt: str) -> None:
     """Certificate for knowledge refinement of a prior (thesis ch.5)."""
-    from privlab.verify.refinement_cert import certify_refinement as build
+    from privlab.verify.refinement.certificate import certify_refinement as build
 
     mech = build_mechanism(prior, epsilon, query, alpha_u, distance, delta, delta_rule)
     c = build(mech).to_dict()
@@ -95,7 +95,7 @@ def certify_refinement(prior: str, epsilon: float, query: str, alpha_u: float | 
 
 
 def _load_data(path: Path | None, seed: int) -> Any:
-    from privlab.mechanisms.queries import Dataset
+    from privlab.mechanisms.refinement.queries import Dataset
 
     if path is None:
         rng = np.random.default_rng(seed)
@@ -122,7 +122,7 @@ def _load_data(path: Path | None, seed: int) -> Any:
 
 
 def _query(obj: dict[str, Any]) -> Any:
-    from privlab.mechanisms.queries import IndividualQuery, count_query
+    from privlab.mechanisms.refinement.queries import IndividualQuery, count_query
 
     if "individual" in obj:
         return IndividualQuery(individual=str(obj["individual"]),
@@ -133,7 +133,7 @@ def _query(obj: dict[str, Any]) -> Any:
 
 
 def _answer(session: Any, kind: str, obj: dict[str, Any]) -> Any:
-    from privlab.mechanisms.refinement_priors import parse_prior
+    from privlab.mechanisms.refinement.spec import parse_prior
 
     q = _query(obj)
     if kind == "laplace":
@@ -157,7 +157,7 @@ def _answer(session: Any, kind: str, obj: dict[str, Any]) -> Any:
 def session(kind: str, budget: float, data_path: Path | None, accounting: str | None,
             scale: float, seed: int, fmt: str) -> None:
     """Interactive session (Protocol 2 / Protocol 1): JSON-lines queries on stdin."""
-    from privlab.mechanisms.interactive import LaplaceSession, RefinementSession
+    from privlab.mechanisms.refinement.interactive import LaplaceSession, RefinementSession
 
     data = _load_data(data_path, seed)
     if kind == "refinement":

@@ -9,7 +9,8 @@ group size, the checks run and whether each holds.  Both files are written atomi
 ``--bounds`` is required by ``insensitive-mdav`` and checked against the data whenever given.
 
 ``privlab certify insensitivity --algorithm NAME --k K`` runs the Definition 12 checker
-(:func:`privlab.verify.insensitivity.check_insensitive`): exit 0 when no counterexample is
+(:func:`privlab.verify.microaggregation.insensitivity.check_insensitive`): exit 0 when no
+counterexample is
 found, 1 with the smallest counterexample otherwise.
 
 :data:`RELEASE_COMMANDS` are the ``release`` subcommands (to be added to the ``release``
@@ -111,7 +112,7 @@ def run_release(method: str, input_: Path, output: Path, k: int, columns: str,
                 distance: str = "standardised") -> dict[str, Any]:
     """Do the release and write both files; return the certificate dictionary."""
     from privlab.mechanisms import microaggregation as ma
-    from privlab.mechanisms import prob_kanon as pk
+    from privlab.mechanisms.microaggregation import prob_kanon as pk
     from privlab.metrics import check_k_anonymity
 
     if method not in METHODS:
@@ -195,8 +196,8 @@ def run_release(method: str, input_: Path, output: Path, k: int, columns: str,
 
 def _insensitivity_on_input(x: np.ndarray, k: int, dom: Any, seed: int) -> CheckResult:
     """Definition 12 on neighbours of the input: each of a few records moved to a corner."""
-    from privlab.mechanisms.microagg_insensitive import insensitive_mdav_labels
-    from privlab.verify.insensitivity import clusters_correspond
+    from privlab.mechanisms.microaggregation.insensitive import insensitive_mdav_labels
+    from privlab.verify.microaggregation.insensitivity import clusters_correspond
 
     g = np.random.default_rng(seed)
     n = x.shape[0]
@@ -278,7 +279,7 @@ for _c in RELEASE_COMMANDS:
 def certify_insensitivity(algorithm: str, k: int, attributes: str, n_max: int | None,
                           grids: str, examples: int, fmt: str) -> None:
     """Search for a counterexample to Definition 12 (thesis §6.2); exit 1 if one is found."""
-    from privlab.verify.insensitivity import check_insensitive
+    from privlab.verify.microaggregation.insensitivity import check_insensitive
 
     try:
         ms = tuple(int(t) for t in attributes.split(",") if t.strip())

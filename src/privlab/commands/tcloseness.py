@@ -34,8 +34,8 @@ from privlab.commands._common import (
     text_table,
 )
 from privlab.errors import InvalidParameter
-from privlab.mechanisms.tclose_counts import as_fraction_t
-from privlab.mechanisms.tcloseness import bucketize, release_t_close
+from privlab.mechanisms.tcloseness.bucketization import bucketize, release_t_close
+from privlab.mechanisms.tcloseness.counts import as_fraction_t
 from privlab.types import jsonable
 from privlab.verify import stochastic_t as stt
 from privlab.verify.tcloseness import (

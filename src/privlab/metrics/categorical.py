@@ -1,7 +1,7 @@
 """Information loss and disclosure risk of categorical releases (thesis §6.4.2, vldb14 §5.2).
 
 Records are rows of concept codes, one taxonomy per column
-(:class:`~privlab.mechanisms.microagg_categorical.SemanticSpace`).
+(:class:`~privlab.mechanisms.microaggregation.categorical.SemanticSpace`).
 
 * :func:`semantic_sse` — SSE = Σ_j Σ_i δ_i(a_j^i, (a_j^i)′)², the semantic distance of eq. (6.6)
   per categorical attribute (thesis §6.4.2).
@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from privlab.errors import InvalidParameter
-from privlab.mechanisms.microagg_categorical import SemanticSpace, distinct
+from privlab.mechanisms.microaggregation.categorical import SemanticSpace, distinct
 
 __all__ = ["semantic_record_linkage", "semantic_sse"]
 

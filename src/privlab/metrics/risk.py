@@ -59,7 +59,7 @@ def _classes(qi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _qi(release: Any, quasi_identifiers: Sequence[Any] | None) -> np.ndarray:
-    from privlab.mechanisms.microagg_core import as_table
+    from privlab.mechanisms.microaggregation.core import as_table
 
     x, _ = as_table(release, quasi_identifiers, name="release")
     return x

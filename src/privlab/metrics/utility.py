@@ -32,7 +32,7 @@ __all__ = ["correlation_differences", "delta_mean", "delta_variance", "js_diverg
 
 
 def _pair(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
-    from privlab.mechanisms.microagg_core import as_table
+    from privlab.mechanisms.microaggregation.core import as_table
 
     a, _ = as_table(x, name="original")
     b, _ = as_table(y, name="release")

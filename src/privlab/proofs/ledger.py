@@ -24,16 +24,16 @@ from privlab.errors import InvalidParameter
 from privlab.types import CheckResult, Claim, Method, Status, Table, jsonable, status_of
 
 MODULES: tuple[str, ...] = (
-    "privlab.proofs.privlab_own",
-    "privlab.proofs.thesis_ch3",
-    "privlab.proofs.thesis_ch4",
-    "privlab.proofs.thesis_sec45",
-    "privlab.proofs.thesis_ch5",
-    "privlab.proofs.thesis_ch6",
-    "privlab.proofs.thesis_ch6_mixed",
-    "privlab.proofs.thesis_ch6_tables",
-    "privlab.proofs.thesis_ch6_adult_tables",
-    "privlab.proofs.thesis_ch7",
+    "privlab.proofs.own",
+    "privlab.proofs.thesis.ch3",
+    "privlab.proofs.thesis.ch4",
+    "privlab.proofs.thesis.sec45",
+    "privlab.proofs.thesis.ch5",
+    "privlab.proofs.thesis.ch6",
+    "privlab.proofs.thesis.ch6_mixed",
+    "privlab.proofs.thesis.ch6_tables",
+    "privlab.proofs.thesis.ch6_adult_tables",
+    "privlab.proofs.thesis.ch7",
     "privlab.proofs.ins15",
 )
 """Proof modules of the default ledger (one line per module)."""

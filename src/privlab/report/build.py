@@ -20,6 +20,7 @@ from typing import Any
 from privlab import __version__
 from privlab.proofs.ledger import LOAD_ERROR_PREFIX, Ledger, default_ledger
 from privlab.report import render
+from privlab.report.parallel import run_all, table_dict
 from privlab.report.section import Context, Guarantee
 from privlab.report.workload import SECTIONS, build_sections
 
@@ -44,14 +45,6 @@ def _ledger_guarantees(claims: list[dict[str, Any]], tables: dict[str, Any],
         Guarantee(description="every reproduced table computes", holds=not bad_tables,
                   evidence={"failing": bad_tables}),
     ]
-
-
-def table_dict(ledger: Ledger, tid: str) -> dict[str, Any]:
-    """Table ``tid`` as a dictionary, or ``{"id", "error"}`` when it cannot be computed."""
-    try:
-        return ledger.table(tid).to_dict()
-    except Exception as exc:  # recorded; the guarantee "every table computes" fails
-        return {"id": tid, "error": f"{type(exc).__name__}: {exc}"}
 
 
 def _tables(ledger: Ledger, progress: Callable[[str], Any]) -> dict[str, Any]:
@@ -82,8 +75,6 @@ def run_verify(out_dir: Path, *, quick: bool = False, seed: int = 0,
         ctx = Context(quick=quick, seed=seed, data_dir=data_dir, figures_dir=tmp / "figures",
                       progress=progress)
         if parallel:
-            from privlab.report.parallel import run_all
-
             claims, tables, built = run_all(ctx, sections, workers=n_workers,
                                             progress=progress)
         else:

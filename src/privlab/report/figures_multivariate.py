@@ -19,8 +19,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from privlab._io import save_figure
-from privlab.mechanisms.box_staircase import BoxStaircase
-from privlab.mechanisms.multi_laplace import IndependentLaplace
+from privlab.mechanisms.noise.box_staircase import BoxStaircase
+from privlab.mechanisms.noise.multi_laplace import IndependentLaplace
 
 S, Z, EPS = (1.0, 10.0), (0.1, 1.0), 1.0
 

@@ -7,11 +7,11 @@ that noise laws expose (``log_pieces``, ``tail``):
 * :func:`check_normalisation`, :func:`check_symmetry` — ∫ f = 1 and f(x) = f(−x);
 * :func:`compare`, :func:`check_order` — the order of §4.1 Definition 6.
 
-Multivariate shell noise (§4.5) lives in :mod:`privlab.verify.multivariate`.
+Multivariate shell noise (§4.5) lives in :mod:`privlab.verify.noise.multivariate`.
 """
 
-from privlab.verify.density import check_normalisation, check_symmetry
-from privlab.verify.dp import check_pure_dp
-from privlab.verify.order import check_order, compare
+from privlab.verify.noise.density import check_normalisation, check_symmetry
+from privlab.verify.noise.dp import check_pure_dp
+from privlab.verify.noise.order import check_order, compare
 
 __all__ = ["check_normalisation", "check_order", "check_pure_dp", "check_symmetry", "compare"]

@@ -33,8 +33,8 @@ import mpmath
 import numpy as np
 
 from privlab.errors import InvalidParameter
-from privlab.mechanisms.laplace import Laplace
-from privlab.mechanisms.staircase import Staircase
+from privlab.mechanisms.noise.laplace import Laplace
+from privlab.mechanisms.noise.staircase import Staircase
 from privlab.verify.tcloseness import crosstab
 
 MECHANISMS = ("rr", "laplace", "staircase")

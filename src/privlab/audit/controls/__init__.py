@@ -9,7 +9,7 @@ counterexample (``spec``), so :func:`privlab.audit.replay` can rebuild the mecha
 * :mod:`.svt` — the sparse vector technique variants of Lyu, Su & Li (PVLDB 2017);
 * :mod:`.noisy_max` — report-noisy-max variants (Ding et al., CCS 2018; StatDP);
 * :mod:`.floating` — naive floating-point Laplace (Mironov, CCS 2012) against the lab's
-  snapping/discrete safe mode (:mod:`privlab.mechanisms.safe`).
+  snapping/discrete safe mode (:mod:`privlab.mechanisms.noise.safe`).
 
 "true ε" is the mechanism's exact privacy loss where it is known in closed form (``true_note``
 says "exact"), an upper bound from the literature ("upper bound"), or ∞.

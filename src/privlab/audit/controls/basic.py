@@ -24,9 +24,13 @@ import numpy as np
 
 from privlab import _validate as v
 from privlab.audit.controls._base import Control
-from privlab.mechanisms.controls import HalfScaleLaplace, HalfWidthStaircase, WrongRatioStaircase
-from privlab.mechanisms.laplace import Laplace
-from privlab.mechanisms.staircase import Staircase
+from privlab.mechanisms.noise.controls import (
+    HalfScaleLaplace,
+    HalfWidthStaircase,
+    WrongRatioStaircase,
+)
+from privlab.mechanisms.noise.laplace import Laplace
+from privlab.mechanisms.noise.staircase import Staircase
 
 NOISE_NAMES = ("laplace", "staircase", "broken-laplace-half-scale", "broken-staircase-ratio",
                "broken-staircase-width")

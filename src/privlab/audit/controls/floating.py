@@ -8,7 +8,7 @@ spacing 2^−53 its last mantissa bit is 0, while for x = 0 the output Y there h
 uniform: the event "last bit 1 in [−1, −½)" has probability ≈ P(Y ∈ [−1, −½))/2 under x = 0
 and 0 under x = 1.  The auditor's ``lowbits`` feature finds such events black-box.
 
-``float-laplace-safe``: :func:`privlab.mechanisms.safe.safe_release` — exact discrete Laplace
+``float-laplace-safe``: :func:`privlab.mechanisms.noise.safe.safe_release` — exact discrete Laplace
 on the grid Λℤ with rate ε' ≤ ε (exhaustively checked by ``check_safe_dp``): true loss ≤ ε for
 any event, the low bits included.
 """
@@ -22,7 +22,7 @@ import numpy as np
 
 from privlab import _validate as v
 from privlab.audit.controls._base import Control
-from privlab.mechanisms.laplace import Laplace
+from privlab.mechanisms.noise.laplace import Laplace
 
 
 def naive(epsilon: float = 0.1, sensitivity: float = 1.0) -> Control:

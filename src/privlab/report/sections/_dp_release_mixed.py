@@ -4,10 +4,10 @@ workload needs nothing from ``../shared/data``, and the papers' WordNet taxonomi
 found).
 
 * one release of seeded synthetic records (age ∈ [0, 100], job) with
-  :class:`~privlab.mechanisms.dp_release_mixed.MixedDPRelease` (ε = 1, k = 10, rows shuffled):
+  :class:`~privlab.mechanisms.releases.mixed.MixedDPRelease` (ε = 1, k = 10, rows shuffled):
   n rows, every job a concept of the taxonomy, every age within its bounds, every row repeated
   ≥ k times (one draw per cluster), and its certificate establishes ε;
-* the certificate against the exact loss (:mod:`privlab.verify.dp_release_mixed_exact`) on
+* the certificate against the exact loss (:mod:`privlab.verify.releases.mixed_exact`) on
   small data sets of the same shape (n = 4, k = 2: adversarial ones and seeded random ones),
   and two broken controls that must be caught: no n/k factor (thesis Algorithm 6.3, ε = 4) and
   record-aligned rows with one draw per cluster.
@@ -17,13 +17,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from privlab.mechanisms.dp_release_mixed import MixedDPRelease
-from privlab.mechanisms.semantic import NumericDomain
-from privlab.mechanisms.taxonomy import project_taxonomy
+from privlab.mechanisms.microaggregation.semantic import NumericDomain
+from privlab.mechanisms.microaggregation.taxonomy import project_taxonomy
+from privlab.mechanisms.releases.mixed import MixedDPRelease
 from privlab.report.section import Context, Guarantee
 from privlab.types import Table
-from privlab.verify.dp_release_mixed import certify_mixed
-from privlab.verify.dp_release_mixed_exact import check_mixed_exact
+from privlab.verify.releases.mixed import certify_mixed
+from privlab.verify.releases.mixed_exact import check_mixed_exact
 
 N, K, EPS = 120, 10, 1.0
 AGE = NumericDomain(0.0, 100.0)
@@ -108,7 +108,7 @@ def mixed_part(ctx: Context) -> tuple[Table, list[Guarantee], dict[str, Any]]:
                                                            or c["certified_epsilon"]
                                                            > c["epsilon"]) for c in ctl),
                     evidence={"controls": ctl})]
-    table = Table(id="dp-release-mixed", source="privlab.verify.dp_release_mixed",
+    table = Table(id="dp-release-mixed", source="privlab.verify.releases.mixed",
                   columns=("case", "n", "k", "epsilon", "rows", "data_sets", "neighbours",
                            "certified_epsilon", "exact_loss", "numerical_loss",
                            "certificate_sound", "within_epsilon"),

@@ -2,7 +2,7 @@
 
 * Certification over the configuration grid (microaggregation × noise scale × shared /
   per-record noise × aligned / shuffled rows × neighbour relation) with
-  :func:`privlab.verify.dp_release_cert.certify_dp_release`: the ε the lab establishes for a
+  :func:`privlab.verify.releases.certificate.certify_dp_release`: the ε the lab establishes for a
   Census-sized release (n = 1080, m = 4, k = 33 ≈ √n, requested ε = 1), or the refusal and why.
 * Audits (:func:`privlab.audit.release_audit.audit_dp_release`) of whole released tables on
   adversarial neighbours: correct configurations must pass at their certified ε, the leaking
@@ -10,7 +10,7 @@
   Algorithm 1 with m = 2, and any release under add/remove) must be caught as structural leaks.
 * SSE and record linkage against k per ε (cf. thesis Fig. 6.4) on seeded synthetic
   Census-shaped data (the real Census when ``ctx.data_dir`` is given), with the experiments'
-  noise scale Δ_j/(kε) (:mod:`privlab.proofs.thesis_ch6_experiments`).
+  noise scale Δ_j/(kε) (:mod:`privlab.proofs.thesis.ch6_experiments`).
 * The mixed numerical / categorical release on the project's own job taxonomy, its certificate
   and the exact check (:mod:`privlab.report.sections._dp_release_mixed`).
 """
@@ -28,10 +28,10 @@ import numpy as np
 
 from privlab._io import save_figure
 from privlab.audit.release_audit import audit_dp_release
-from privlab.proofs import thesis_ch6_experiments as ex
+from privlab.proofs.thesis import ch6_experiments as ex
 from privlab.report.section import Context, Figure, Guarantee, Section, audit_entry
 from privlab.types import Table
-from privlab.verify.dp_release_cert import ReleaseConfig, certify_dp_release
+from privlab.verify.releases.certificate import ReleaseConfig, certify_dp_release
 
 N, M, K, EPS = 1080, 4, 33, 1.0
 EPSILONS = (0.01, 0.1, 1.0, 10.0)
@@ -65,7 +65,7 @@ def _grid() -> tuple[Table, list[dict[str, Any]], list[Guarantee]]:
                                     "reason (neighbour pair + event)",
                         holds=all("structural leak" in r["reason"] for r in leaks),
                         evidence={"refused": len(leaks), "configurations": len(rows)}))
-    table = Table(id="dp-release-certification", source="privlab.verify.dp_release_cert",
+    table = Table(id="dp-release-certification", source="privlab.verify.releases.certificate",
                   columns=("microaggregation", "noise_scale", "noise", "rows", "neighbour", "k",
                            "scale_per_unit", "certified_epsilon", "holds", "reason"),
                   rows=tuple(rows),
@@ -153,7 +153,7 @@ def _curves(ctx: Context) -> tuple[Table, Figure, dict[str, Any]]:
     figure = Figure(file="dp_release_sse_rl.png",
                     caption=f"SSE and record linkage against k per ε, {runs} runs averaged, "
                             f"on {what} (cf. thesis Fig. 6.4).")
-    table = Table(id="dp-release-sse-rl", source="privlab.proofs.thesis_ch6_experiments",
+    table = Table(id="dp-release-sse-rl", source="privlab.proofs.thesis.ch6_experiments",
                   columns=("epsilon", "k", "sse", "rl_percent"), rows=tuple(rows),
                   notes=(f"Data: {what}; domain [0, 1.5·max]; clamped; rows aligned to "
                          "measure RL (standardised distances, privlab.metrics.risk).",))

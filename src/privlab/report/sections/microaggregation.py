@@ -21,7 +21,7 @@ import numpy as np
 
 from privlab._io import save_figure
 from privlab.mechanisms.microaggregation import microaggregate
-from privlab.mechanisms.prob_kanon import ir_swap, mdav_id, mdav_swap
+from privlab.mechanisms.microaggregation.prob_kanon import ir_swap, mdav_id, mdav_swap
 from privlab.metrics import (
     check_k_anonymity,
     correlation_differences,
@@ -33,8 +33,8 @@ from privlab.metrics import (
 )
 from privlab.report.section import Context, Figure, Guarantee, Section
 from privlab.types import Table
-from privlab.verify.insensitivity import check_insensitive
-from privlab.verify.prob_kanon import check_probabilistic_k_anonymity
+from privlab.verify.microaggregation.insensitivity import check_insensitive
+from privlab.verify.microaggregation.prob_kanon import check_probabilistic_k_anonymity
 
 METHODS = ("mdav", "insensitive-mdav", "insensitive-corners", "individual-ranking")
 BOUNDS = (0.0, 100.0)
@@ -187,12 +187,14 @@ def build(ctx: Context) -> Section:
                      "(nearest record on standardised attributes, ties shared); relative_error "
                      "with sanity bound range/100; jsd: mean Jensen–Shannon divergence of "
                      "100-bin histograms; delta_var: mean relative variance loss.",)),
-        Table(id="microaggregation-insensitivity", source="privlab.verify.insensitivity",
+        Table(id="microaggregation-insensitivity",
+              source="privlab.verify.microaggregation.insensitivity",
               columns=tuple(chk_rows[0]), rows=tuple(chk_rows),
               notes=("Exhaustive over multisets of n ∈ [2k, 2k + 2] records on grids of 2–4 "
                      "values per attribute (m = 1, 2), then hypothesis (derandomized).  The "
                      "counterexample shown is the smallest found (fewest records first).",)),
-        Table(id="microaggregation-prob-k-anonymity", source="privlab.verify.prob_kanon",
+        Table(id="microaggregation-prob-k-anonymity",
+              source="privlab.verify.microaggregation.prob_kanon",
               columns=tuple(pk_rows[0]), rows=tuple(pk_rows),
               notes=("Exact rational intruder on 6 records over every realisation of the "
                      "swap; max_posterior must be ≤ 1/k (ineq. 3.1), max_success is the "

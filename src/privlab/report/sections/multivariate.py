@@ -2,7 +2,7 @@
 
 Certifies Example 5's choice (s = (1, 10), z = s/10) and the cores privlab picks for two
 objectives, compares each with d independent Laplace components calibrated to the L1
-sensitivity (Example 4), audits the 2-D cases of :func:`privlab.verify.multivariate_cert.
+sensitivity (Example 4), audits the 2-D cases of :func:`privlab.verify.noise.multivariate_cert.
 audit_cases` (the real mechanism, broken shells, an L1-ball shell noise and the Laplace
 baseline) and draws Figures 4.4–4.7.
 
@@ -24,7 +24,7 @@ from privlab.report.section import (
     certificate_guarantee,
 )
 from privlab.types import Table
-from privlab.verify.multivariate_cert import audit_cases, certify_box_staircase
+from privlab.verify.noise.multivariate_cert import audit_cases, certify_box_staircase
 
 EPS = 1.0
 S = (1.0, 10.0)

@@ -2,7 +2,8 @@
 
 Certifies refinement for a continuous and a Boolean individual query and a statistical count
 query; reproduces Table 5.5 and §5.5.1; runs the exact neighbour analysis of
-:mod:`privlab.verify.refinement` (both relations, and a broken control with the wrong factors);
+:mod:`privlab.verify.refinement.neighbours` (both relations, and a broken control with the wrong
+factors);
 audits refinement on a continuous and a Boolean query (categorical answers encoded as integers),
 an adaptive attacker's estimate (§5.4.2) and two controls that must be caught; draws Fig. 5.7
 (refinement vs Laplace) and Figs. 5.1/5.2/5.6.
@@ -23,11 +24,11 @@ import numpy as np
 from privlab._io import save_figure
 from privlab.audit import audit_pair
 from privlab.audit import refinement_attack as atk
-from privlab.mechanisms.laplace import Laplace
-from privlab.mechanisms.queries import Dataset, IndividualQuery, count_query
-from privlab.mechanisms.refinement import ABSENT, Refinement, broken_statistical
-from privlab.mechanisms.refinement_priors import DiscretePrior, PiecewisePrior
-from privlab.proofs import thesis_ch5_tables as tb
+from privlab.mechanisms.noise.laplace import Laplace
+from privlab.mechanisms.refinement.algorithm import ABSENT, Refinement, broken_statistical
+from privlab.mechanisms.refinement.priors import DiscretePrior, PiecewisePrior
+from privlab.mechanisms.refinement.queries import Dataset, IndividualQuery, count_query
+from privlab.proofs.thesis import ch5_tables as tb
 from privlab.report.section import (
     Context,
     Figure,
@@ -37,8 +38,8 @@ from privlab.report.section import (
     certificate_guarantee,
 )
 from privlab.types import Table
-from privlab.verify.refinement import check_refinement_dp
-from privlab.verify.refinement_cert import certify_refinement
+from privlab.verify.refinement.certificate import certify_refinement
+from privlab.verify.refinement.neighbours import check_refinement_dp
 
 EPS = 1.0
 UNIFORM = PiecewisePrior.uniform(0.0, 1.0)
@@ -82,7 +83,7 @@ def _exact_analysis() -> tuple[Table, list[Guarantee]]:
                                             f"{'is' if exp else 'is not'} ε-DP (as expected)",
                                 holds=r.holds == exp and r.evidence["mass_conserved"],
                                 evidence={"worst_log_ratio": r.value}))
-    table = Table(id="refinement-exact", source="privlab.verify.refinement",
+    table = Table(id="refinement-exact", source="privlab.verify.refinement.neighbours",
                   columns=("case", "neighbour", "epsilon", "worst_log_ratio", "holds",
                            "mass_conserved", "where"), rows=tuple(rows),
                   notes=("Every neighbour of a small data set, exact output laws, both "

@@ -20,9 +20,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from privlab._io import save_figure
-from privlab.mechanisms.tcloseness import partition_alg_7_1, release_t_close
-from privlab.proofs import tcloseness_checks as ck
-from privlab.proofs import tcloseness_tables as tb
+from privlab.mechanisms.tcloseness.bucketization import partition_alg_7_1, release_t_close
+from privlab.proofs.tcloseness import checks as ck
+from privlab.proofs.tcloseness import tables as tb
 from privlab.report.section import Context, Figure, Guarantee, Section
 from privlab.types import Table
 from privlab.verify import stochastic_t as stt

@@ -20,10 +20,10 @@ import numpy as np
 
 from privlab._io import save_figure
 from privlab.audit import audit_mechanism
-from privlab.mechanisms._base import OBJECTIVES
-from privlab.mechanisms.controls import CONTROLS, make_control
-from privlab.mechanisms.laplace import Laplace
-from privlab.mechanisms.staircase import Staircase
+from privlab.mechanisms.noise._base import OBJECTIVES
+from privlab.mechanisms.noise.controls import CONTROLS, make_control
+from privlab.mechanisms.noise.laplace import Laplace
+from privlab.mechanisms.noise.staircase import Staircase
 from privlab.report.section import (
     Context,
     Figure,
@@ -32,7 +32,7 @@ from privlab.report.section import (
     certificate_guarantee,
 )
 from privlab.types import Table
-from privlab.verify.certify import certify_noise
+from privlab.verify.noise.certify import certify_noise
 
 EPS = 1.0
 GRID = (0.1, 0.5, 1.0, 2.0, 5.0, 10.0)

@@ -1,0 +1,170 @@
+"""Probabilistic k-anonymity by microaggregation and swapping (thesis ch.3, §3.3–3.4).
+
+Three methods, for *informed* intruders (§3.3.2: intruder I_i knows every attribute except the
+confidential attribute A_i; every attribute may be used for re-identification):
+
+* :func:`mdav_id` — MDAV-ID: MDAV on all attributes (all are quasi-identifiers for informed
+  intruders, §3.1), every value replaced by its cluster centroid.  k-anonymous.
+* :func:`mdav_swap` — MDAV-SWAP: for each confidential attribute A_i, MDAV on every *other*
+  attribute of the original data gives groups of k … 2k − 1 records, and the values of A_i are
+  permuted uniformly at random within each group ("the reverse permutation on the single
+  confidential attribute unknown to the current intruder", §3.3.2).  One swap per confidential
+  attribute; the partitions come from the original data, so the swaps do not interact.
+* :func:`ir_swap` — IR-SWAP (§3.3.3): for each confidential attribute, individual-ranking
+  groups on that attribute (k consecutive values, the last group k … 2k − 1) and a uniform
+  random permutation of its values within each group.
+
+Swapping keeps every attribute's multiset of values (so means and variances), and
+non-confidential attributes are never modified.  Within a group of size g, the intruder's
+probability of linking a record to its confidential value is 1/g ≤ 1/k (§3.3.1; checked
+exactly by :mod:`privlab.verify.microaggregation.prob_kanon`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+
+from privlab._rng import as_generator
+from privlab.errors import InvalidParameter
+from privlab.mechanisms.microaggregation.core import as_table, check_k, finish
+from privlab.mechanisms.microaggregation.mdav_algorithm import mdav_labels
+from privlab.mechanisms.microaggregation.ranking import consecutive_labels
+
+__all__ = ["SwapResult", "ir_swap", "ir_swap_partitions", "mdav_id", "mdav_swap",
+           "mdav_swap_partitions", "swap_within"]
+
+
+def _ro(a: np.ndarray) -> np.ndarray:
+    a = np.ascontiguousarray(a)
+    a.setflags(write=False)
+    return a
+
+
+@attrs.frozen(kw_only=True, eq=False)
+class SwapResult:
+    """A swapped release: ``released`` (n, m) in input row order; ``partitions[c]`` the group
+    labels used for confidential column index ``c``; ``permutation[c]`` the source row of each
+    released value of that column (released[i, c] = original[permutation[c][i], c])."""
+
+    method: str
+    k: int
+    released: np.ndarray = attrs.field(converter=_ro)
+    confidential: tuple[int, ...]
+    partitions: dict[int, np.ndarray]
+    permutation: dict[int, np.ndarray]
+    columns: tuple[str, ...] = ()
+
+    @property
+    def min_group_size(self) -> int:
+        return int(min(np.bincount(p).min() for p in self.partitions.values()))
+
+    def to_frame(self, data: Any = None) -> Any:
+        import pandas as pd
+
+        if data is None:
+            return pd.DataFrame(np.array(self.released), columns=list(self.columns))
+        out = data.copy()
+        for j, c in enumerate(self.columns):
+            out[c] = self.released[:, j]
+        return out
+
+
+def _confidential(conf: Any, names: tuple[str, ...]) -> tuple[int, ...]:
+    m = len(names)
+    if conf is None:
+        raise InvalidParameter("confidential must name at least one column")
+    items = [conf] if isinstance(conf, str | int | np.integer) else list(conf)
+    out = []
+    for c in items:
+        if isinstance(c, str):
+            if c not in names:
+                raise InvalidParameter(f"confidential={c!r} is not among the columns "
+                                       f"{list(names)!r}")
+            out.append(names.index(c))
+        elif isinstance(c, int | np.integer) and 0 <= int(c) < m:
+            out.append(int(c))
+        else:
+            raise InvalidParameter(f"confidential={c!r} must be a column name or index < {m}")
+    if not out or len(set(out)) != len(out):
+        raise InvalidParameter(f"confidential={conf!r} must list distinct columns")
+    return tuple(out)
+
+
+def swap_within(labels: np.ndarray, g: np.random.Generator) -> np.ndarray:
+    """A uniformly random permutation ``p`` of the rows that maps each group onto itself:
+    row i receives the value of row ``p[i]`` (same group)."""
+    n = labels.shape[0]
+    # groups in label order, rows ascending; and the same groups in a random order inside
+    grouped = np.lexsort(np.stack([np.arange(n), labels]))
+    shuffled = np.lexsort(np.stack([g.random(n), labels.astype(float)]))
+    p = np.empty(n, dtype=np.int64)
+    p[grouped] = shuffled
+    return p
+
+
+def mdav_swap_partitions(x: np.ndarray, k: int, conf: Sequence[int],
+                         distance: str = "standardised") -> dict[int, np.ndarray]:
+    """For each confidential column c, MDAV labels on every other column (original data)."""
+    m = x.shape[1]
+    out = {}
+    for c in conf:
+        others = [j for j in range(m) if j != c]
+        if not others:
+            raise InvalidParameter("MDAV-SWAP needs at least one attribute besides the "
+                                   "confidential one")
+        out[c] = mdav_labels(np.ascontiguousarray(x[:, others]), k, distance)
+    return out
+
+
+def ir_swap_partitions(x: np.ndarray, k: int, conf: Sequence[int]) -> dict[int, np.ndarray]:
+    """For each confidential column c, individual-ranking groups on c (ties: whole record
+    lexicographically, then input position)."""
+    m = x.shape[1]
+    rest = tuple(x[:, j] for j in range(m - 1, -1, -1))
+    return {c: consecutive_labels(np.lexsort((*rest, x[:, c])), k) for c in conf}
+
+
+def _swap(method: str, x: np.ndarray, names: tuple[str, ...], k: int,
+          parts: dict[int, np.ndarray], rng: Any) -> SwapResult:
+    g = as_generator(rng)
+    out = x.copy()
+    perms = {}
+    for c, lab in parts.items():
+        p = swap_within(lab, g)
+        out[:, c] = x[p, c]
+        perms[c] = p
+    return SwapResult(method=method, k=k, released=out, confidential=tuple(parts),
+                      partitions=parts, permutation=perms, columns=names)
+
+
+def mdav_id(data: Any, k: int, *, columns: Any = None, distance: str = "standardised") -> Any:
+    """MDAV-ID: MDAV on all selected attributes, values replaced by centroids (k-anonymous)."""
+    x, names = as_table(data, columns)
+    k = check_k(k, x.shape[0])
+    return finish("mdav-id", x, mdav_labels(x, k, distance), k, names, {"distance": distance})
+
+
+def mdav_swap(data: Any, k: int, *, confidential: Any, columns: Any = None,
+              distance: str = "standardised", rng: Any = None,
+              partitions: dict[int, np.ndarray] | None = None) -> SwapResult:
+    """MDAV-SWAP (module doc).  ``partitions`` (from :func:`mdav_swap_partitions`) may be
+    passed to reuse the deterministic MDAV step across random runs."""
+    x, names = as_table(data, columns)
+    k = check_k(k, x.shape[0])
+    conf = _confidential(confidential, names)
+    parts = partitions if partitions is not None else mdav_swap_partitions(x, k, conf, distance)
+    return _swap("mdav-swap", x, names, k, {c: parts[c] for c in conf}, rng)
+
+
+def ir_swap(data: Any, k: int, *, confidential: Any, columns: Any = None, rng: Any = None,
+            partitions: dict[int, np.ndarray] | None = None) -> SwapResult:
+    """IR-SWAP (module doc)."""
+    x, names = as_table(data, columns)
+    k = check_k(k, x.shape[0])
+    conf = _confidential(confidential, names)
+    parts = partitions if partitions is not None else ir_swap_partitions(x, k, conf)
+    return _swap("ir-swap", x, names, k, {c: parts[c] for c in conf}, rng)

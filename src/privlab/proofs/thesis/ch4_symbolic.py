@@ -1,0 +1,291 @@
+"""Symbolic checks of thesis ch.4 (§4.3–4.4): the m_i and d_i computations, the M0–d relation,
+the variance series V(Z) and the variance-optimal d (Fig. 4.2).
+
+Notation: r = e^{−ε}, Δ = Δf.  Reconstructed density of Theorem 1 (the printed indexing is off
+by one, see :func:`check_printed_indexing`): f = M0 on [−d, d] and f = M0·r^{i+1} on
+d + iΔ < |x| ≤ d + (i+1)Δ, i = 0, 1, ….  Geometric series are summed by sympy with r a
+positive symbol; the branch condition sympy attaches (``r < 1``) is asserted, never assumed.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import mpmath
+import sympy as sp
+
+from privlab.types import CheckResult, Method
+
+EPS, DELTA, M0, D, X = sp.symbols("epsilon Delta M_0 d x", positive=True)
+R = sp.symbols("r", positive=True)
+IDX = sp.symbols("i", integer=True, nonnegative=True)
+SMALL_M0 = sp.symbols("m_0", positive=True)
+
+
+def geom_sum(expr: sp.Expr) -> sp.Expr:
+    """Σ_{i≥0} expr(i)·r^i for ``expr`` polynomial in i, summed by sympy (branch r < 1)."""
+    poly = sp.Poly(sp.expand(expr), IDX)
+    total = sp.Integer(0)
+    for (k,), coeff in poly.terms():
+        s = sp.summation(IDX**k * R**IDX, (IDX, 0, sp.oo))
+        if not (isinstance(s, sp.Piecewise) and s.args[0].cond == (R < 1)):
+            raise RuntimeError(f"unexpected form of Σ i^{k} r^i: {s}")
+        total += coeff * s.args[0].expr
+    return sp.simplify(total)
+
+
+def m0_of_d() -> sp.Expr:
+    """M0 as a function of d from the normalisation (reconstructed density)."""
+    return (1 - R) / (2 * (D * (1 - R) + R * DELTA))
+
+
+# ---- §4.3: m_i --------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=1)
+def solve_m_i() -> sp.Expr:
+    """Solve the §4.3 mass-conservation equation for m_i (i symbolic)."""
+    m = sp.Symbol("m_i")
+    r = sp.exp(-EPS)
+    eq = sp.Eq(EPS * sp.exp(-IDX * EPS) / (2 * DELTA) * m
+               + EPS * sp.exp(-(IDX + 1) * EPS) / (2 * DELTA) * (DELTA - m),
+               sp.exp(-IDX * EPS) * (1 - r) / 2)
+    (sol,) = sp.solve(eq, m)
+    return sp.simplify(sol)
+
+
+def m_reconstructed() -> sp.Expr:
+    r = sp.exp(-EPS)
+    return DELTA * (1 - r - EPS * r) / (EPS * (1 - r))
+
+
+def m_literal() -> sp.Expr:
+    """The extracted text read literally left to right: Δ / (ε(1−e^{−ε})(1−e^{−ε}−εe^{−ε}))."""
+    r = sp.exp(-EPS)
+    return DELTA / (EPS * (1 - r) * (1 - r - EPS * r))
+
+
+def check_m_independent_of_i() -> CheckResult:
+    sol = solve_m_i()
+    deriv = sp.simplify(sp.diff(sol, IDX))
+    ok = deriv == 0
+    return CheckResult(holds=ok, claim="m_i does not depend on i", value=str(sol),
+                       method=Method.SYMBOLIC,
+                       evidence={"m_i": str(sol), "d m_i / d i": str(deriv)},
+                       counterexample=None if ok else {"d m_i / d i": str(deriv)})
+
+
+def check_m_formula() -> CheckResult:
+    sol = solve_m_i()
+    diff_rec = sp.simplify(sol - m_reconstructed())
+    ok = diff_rec == 0
+    with mpmath.workdps(30):
+        vals = {}
+        for e in ("0.1", "0.5", "1", "2"):
+            sub = {EPS: sp.Rational(e), DELTA: 1}
+            vals[e] = {"solution": sp.N(sol.subs(sub), 20),
+                       "reconstructed": sp.N(m_reconstructed().subs(sub), 20),
+                       "literal_reading": sp.N(m_literal().subs(sub), 20)}
+    literal_ok = sp.simplify(sol - m_literal()) == 0
+    return CheckResult(
+        holds=ok, claim="m = Δ(1 − e^{−ε} − εe^{−ε}) / (ε(1 − e^{−ε}))", value=str(sol),
+        method=Method.SYMBOLIC,
+        evidence={"solution_of_mass_equation": str(sol),
+                  "solution_minus_reconstruction": str(diff_rec),
+                  "literal_reading_equals_solution": literal_ok,
+                  "values_at_Delta_1": vals},
+        counterexample=None if ok else {"difference": str(diff_rec)})
+
+
+# ---- Theorem 1: d_i ---------------------------------------------------------------------------
+def check_thm1_di() -> CheckResult:
+    """Solve e^{−iε}M0·d_i + e^{−iε}m0(Δ − d_i) = e^{−iε}(1 − e^{−ε})/2 and compare with the
+    printed d_i = (1 − e^{−ε} − 2m0Δ)/(2(M0 − m0)); also re-derive the right-hand side: by
+    Lemma 2 the masses of [iΔ, (i+1)Δ] are P0·r^i, and symmetry gives Σ P0 r^i = 1/2."""
+    di = sp.Symbol("d_i")
+    r = sp.exp(-EPS)
+    eq = sp.Eq(sp.exp(-IDX * EPS) * M0 * di + sp.exp(-IDX * EPS) * SMALL_M0 * (DELTA - di),
+               sp.exp(-IDX * EPS) * (1 - r) / 2)
+    (sol,) = sp.solve(eq, di)
+    printed = (1 - r - 2 * SMALL_M0 * DELTA) / (2 * (M0 - SMALL_M0))
+    same = sp.simplify(sol - printed) == 0
+    indep = sp.simplify(sp.diff(sol, IDX)) == 0
+    p0 = sp.Symbol("P_0", positive=True)
+    (p0_sol,) = sp.solve(sp.Eq(p0 * geom_sum(sp.Integer(1)), sp.Rational(1, 2)), p0)
+    mass_ok = sp.simplify(p0_sol - (1 - R) / 2) == 0
+    ok = same and indep and mass_ok
+    return CheckResult(holds=ok, claim="d_i = (1 − e^{−ε} − 2m0Δ)/(2(M0 − m0)), independent of i",
+                       value=str(sol), method=Method.SYMBOLIC,
+                       evidence={"d_i": str(sol), "equals_printed": same,
+                                 "d d_i / d i == 0": indep,
+                                 "P(Y in [0, Δ]) from Lemma 2 + symmetry": str(p0_sol),
+                                 "rhs_mass_(1-r)/2_rederived": mass_ok},
+                       counterexample=None if ok else {"d_i": str(sol)})
+
+
+# ---- §4.4: M0–d relation and the printed indexing ----------------------------------------------
+def _normalisation(step_heights: sp.Expr, core: sp.Expr) -> sp.Expr:
+    """Total mass 2·(core + Δ·Σ_i height_i) for step heights M0·(height as series in r^i)."""
+    return 2 * (core + DELTA * step_heights)
+
+
+def check_m0_d_relation() -> CheckResult:
+    total = _normalisation(M0 * R * geom_sum(sp.Integer(1)), M0 * D)
+    (d_sol,) = sp.solve(sp.Eq(total, 1), D)
+    printed = (1 - R - 2 * M0 * R * DELTA) / (2 * (1 - R) * M0)
+    ok = sp.simplify(d_sol - printed) == 0
+    inv_ok = sp.simplify(sp.solve(sp.Eq(total, 1), M0)[0] - m0_of_d()) == 0
+    return CheckResult(holds=ok and inv_ok, claim="d = (1 − e^{−ε} − 2M0e^{−ε}Δ)/(2(1 − e^{−ε})M0)",
+                       value=str(d_sol), method=Method.SYMBOLIC,
+                       evidence={"normalisation": f"{sp.simplify(total)} = 1",
+                                 "d_from_normalisation": str(d_sol),
+                                 "printed_relation": str(printed), "equal": ok,
+                                 "inverse_M0(d)": str(m0_of_d()), "inverse_ok": inv_ok},
+                       counterexample=None if ok else {"derived": str(d_sol)})
+
+
+def check_printed_indexing() -> CheckResult:
+    """Theorem 1 prints f = M0 e^{−iε} on [d + iΔ, d + (i+1)Δ], i ∈ ℕ.  Reading ℕ = {0, 1, …}:
+    step 0 has the core height and normalisation contradicts the printed M0–d relation.
+    Reading ℕ = {1, 2, …}: (d, d + Δ) carries no density, which breaks ε-DP."""
+    printed = (1 - R - 2 * M0 * R * DELTA) / (2 * (1 - R) * M0)
+    total0 = _normalisation(M0 * geom_sum(sp.Integer(1)), M0 * D)
+    (d0,) = sp.solve(sp.Eq(total0, 1), D)
+    reading0_ok = sp.simplify(d0 - printed) == 0
+    # concrete: ε = Δ = 1, d = 1/2, M0 from the printed relation; total mass under reading 0
+    sub = {R: sp.exp(-1), DELTA: 1, D: sp.Rational(1, 2)}
+    m0_printed = sp.solve(sp.Eq(printed.subs(sub), sp.Rational(1, 2)), M0)[0]
+    mass0 = sp.N(total0.subs(sub).subs(M0, m0_printed), 20)
+    # reading 1: zero density on (d, d + Δ); a shift by Δ/2 from d + 1.1Δ lands there
+    x, y = sp.Rational(1, 2) + sp.Rational(11, 10), sp.Rational(1, 2) + sp.Rational(6, 10)
+    f_x = m0_printed * sp.exp(-1)
+    ok = reading0_ok  # both literal readings fail → refuted
+    return CheckResult(
+        holds=ok, claim="the density form printed in Theorem 1 is a normalised ε-DP density "
+                        "consistent with the printed M0–d relation", value=str(mass0),
+        method=Method.EXACT,
+        evidence={"reading_N_from_0_relation": str(d0), "printed_relation": str(printed),
+                  "reading_N_from_0_matches": reading0_ok,
+                  "reading_N_from_1": "density 0 on (d, d+Δ): not ε-DP for any ε",
+                  "corrected_reading": "height M0·e^{−(i+1)ε} on (d+iΔ, d+(i+1)Δ], i ≥ 0"},
+        counterexample=None if ok else {
+            "epsilon": 1, "Delta": 1, "d": "1/2", "M0_from_printed_relation": str(m0_printed),
+            "reading_N_from_0_total_mass": str(mass0),
+            "reading_N_from_1_pair": {"x": str(x), "x_plus_delta": str(y), "delta": "-1/2",
+                                      "f(x)": str(sp.N(f_x, 15)), "f(x+delta)": "0",
+                                      "required": "f(x) <= e^eps f(x+delta)"}})
+
+
+# ---- §4.4: variance ---------------------------------------------------------------------------
+@functools.lru_cache(maxsize=1)
+def variance_closed_form() -> tuple[sp.Expr, sp.Expr]:
+    """(V as printed with M0 free, V(d) with M0 = M0(d)) — V(Z) of §4.4 summed by sympy."""
+    step = sp.integrate(X**2, (X, D + IDX * DELTA, D + (IDX + 1) * DELTA))
+    v = 2 * M0 * sp.integrate(X**2, (X, 0, D)) + 2 * M0 * R * geom_sum(step)
+    return sp.simplify(v), sp.factor(sp.simplify(v.subs(M0, m0_of_d())))
+
+
+def variance_mp(eps: Any, delta: Any, d: Any) -> Any:
+    """The closed form evaluated with mpmath at the current precision."""
+    _, vd = variance_closed_form()
+    f = sp.lambdify((R, DELTA, D), vd, modules="mpmath")
+    return f(mpmath.exp(-mpmath.mpf(eps)), mpmath.mpf(delta), mpmath.mpf(d))
+
+
+def variance_quadrature(eps: Any, delta: Any, d: Any) -> Any:
+    """E Y² by mpmath quadrature of the exact density, step by step (nsum over the steps)."""
+    eps, delta, d = mpmath.mpf(eps), mpmath.mpf(delta), mpmath.mpf(d)
+    r = mpmath.exp(-eps)
+    m0 = (1 - r) / (2 * (d * (1 - r) + r * delta))
+    core = mpmath.quad(lambda t: t * t * m0, [0, d]) if d > 0 else mpmath.mpf(0)
+
+    def step(i: Any) -> Any:
+        a = d + i * delta
+        return m0 * r ** (i + 1) * mpmath.quad(lambda t: t * t, [a, a + delta])
+
+    return 2 * (core + mpmath.nsum(step, [0, mpmath.inf]))
+
+
+def check_variance() -> CheckResult:
+    from privlab.mechanisms.noise.staircase import Staircase
+
+    v_free, vd = variance_closed_form()
+    rows, worst_float, worst_quad = [], 0.0, mpmath.mpf(0)
+    with mpmath.workdps(30):
+        for eps, d in (("0.1", "0.25"), ("0.5", "0"), ("1", "0.416737"), ("1", "1"),
+                       ("2", "0.3"), ("3", "0.7")):
+            closed = variance_mp(eps, 1, d)
+            quad = variance_quadrature(eps, 1, d)
+            code = Staircase(epsilon=float(eps), sensitivity=1.0, d=float(d)).variance()
+            rel_q = abs(closed - quad) / closed
+            rel_f = abs(float(closed) - code) / float(closed)
+            worst_quad, worst_float = max(worst_quad, rel_q), max(worst_float, rel_f)
+            rows.append({"epsilon": eps, "d": d, "closed_form": mpmath.nstr(closed, 25),
+                         "quadrature": mpmath.nstr(quad, 25), "Staircase.variance": code,
+                         "rel_diff_quadrature": mpmath.nstr(rel_q, 3),
+                         "rel_diff_code": rel_f})
+    ok = worst_quad < mpmath.mpf("1e-25") and worst_float < 1e-12
+    return CheckResult(holds=ok, claim="V(Z) series sums to the closed form = Var of the density",
+                       value=str(vd), method=Method.SYMBOLIC,
+                       evidence={"V_with_M0": str(v_free), "V_of_d": str(vd), "points": rows,
+                                 "max_rel_diff_quadrature_30dps": mpmath.nstr(worst_quad, 3),
+                                 "max_rel_diff_Staircase.variance": worst_float},
+                       counterexample=None if ok else rows)
+
+
+# ---- Fig. 4.2: the variance-optimal d ----------------------------------------------------------
+@functools.lru_cache(maxsize=1)
+def variance_stationarity() -> dict[str, Any]:
+    """dV/dd = 0 as a cubic p(d); Geng & Viswanath's γ* checked as its root; p monotone."""
+    _, vd = variance_closed_form()
+    dv = sp.together(sp.diff(vd, D))
+    num = sp.factor(sp.numer(dv))
+    cubic = sp.Poly(sp.expand(num / (R - 1) ** 2), D)
+    ratio = sp.simplify(dv / cubic.as_expr())  # must be > 0 for 0 < r < 1
+    s = sp.Symbol("s")
+    gamma = -R / (1 - R) + s / (1 - R) ** 2  # s = ((b − 2b² + 2b⁴ − b⁵)/2)^{1/3}
+    p_gamma = sp.Poly(sp.numer(sp.together(cubic.as_expr().subs(D, gamma * DELTA))), s)
+    rem = sp.rem(p_gamma, sp.Poly(s**3 - (R - 2 * R**2 + 2 * R**4 - R**5) / 2, s)).as_expr()
+    dp = sp.factor(sp.diff(cubic.as_expr(), D))
+    return {"cubic": cubic.as_expr(), "ratio": ratio, "gv_remainder": sp.simplify(rem),
+            "cubic_derivative": dp,
+            "cubic_at_0": sp.factor(cubic.as_expr().subs(D, 0)),
+            "cubic_at_Delta": sp.factor(cubic.as_expr().subs(D, DELTA))}
+
+
+def gv_gamma(eps: Any) -> Any:
+    """Geng & Viswanath (2016) variance-optimal γ (d = γΔ), mpmath at current precision."""
+    b = mpmath.exp(-mpmath.mpf(eps))
+    return -b / (1 - b) + mpmath.cbrt(b - 2 * b**2 + 2 * b**4 - b**5) / (
+        mpmath.cbrt(2) * (1 - b) ** 2)
+
+
+def check_fig42_minimum() -> CheckResult:
+    st = variance_stationarity()
+    gv_root = st["gv_remainder"] == 0
+    lin = D * (1 - R) + R * DELTA  # > 0
+    monotone = sp.simplify(st["cubic_derivative"] - 6 * lin**2) == 0  # p' = 6·lin² ≥ 0
+    # dV/dd = p(d) / (3·lin²): same sign as the cubic
+    ratio_pos = sp.simplify(1 / st["ratio"] - 3 * lin**2) == 0
+    ends = (sp.simplify(st["cubic_at_0"] + DELTA**3 * R * (2 * R + 1)) == 0
+            and sp.simplify(st["cubic_at_Delta"] - DELTA**3 * (R + 2)) == 0)
+    with mpmath.workdps(30):
+        d_star = gv_gamma(1)
+        v_star = variance_mp(1, 1, d_star)
+        cubic_at = sp.lambdify((R, DELTA, D), st["cubic"], modules="mpmath")(
+            mpmath.exp(-1), 1, d_star)
+    paper_d, paper_v = mpmath.mpf("0.416737"), mpmath.mpf("1.9181")
+    d_ok = abs(d_star - paper_d) <= mpmath.mpf("0.5e-6")
+    v_ok = abs(v_star - paper_v) <= mpmath.mpf("0.5e-4")
+    ok = gv_root and monotone and ratio_pos and ends and d_ok and v_ok and v_star < 2
+    ev = {"stationarity_cubic": str(st["cubic"]),
+          "cubic_derivative": str(st["cubic_derivative"]),
+          "cubic_at_0": str(st["cubic_at_0"]), "cubic_at_Delta": str(st["cubic_at_Delta"]),
+          "gv_gamma_is_root": gv_root, "cubic_monotone": monotone,
+          "sign_dV_dd_equals_sign_cubic": ratio_pos,
+          "cubic(0) = -Δ³r(2r+1) < 0 and cubic(Δ) = Δ³(r+2) > 0": ends,
+          "d_star": mpmath.nstr(d_star, 25), "V_star": mpmath.nstr(v_star, 25),
+          "cubic_at_d_star": mpmath.nstr(cubic_at, 3),
+          "paper_d": "0.416737", "paper_V": "1.9181", "laplace_variance": 2}
+    return CheckResult(holds=ok, claim="ε = Δ = 1: variance minimum at d = 0.416737, V = 1.9181",
+                       value=mpmath.nstr(d_star, 12), method=Method.SYMBOLIC, evidence=ev,
+                       counterexample=None if ok else ev)

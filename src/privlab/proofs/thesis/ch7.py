@@ -1,0 +1,110 @@
+"""Claim ledger of thesis ch.7 — t-closeness by bucketization and its link to ε-DP.
+
+Readings of the extracted text (formulas garbled by extraction):
+
+* §7.2.2 count rule: "(i) at most ⌊k_i p_i t⌋ records must have B_i … (ii) at least
+  ⌈k_i p_j/t⌉ records must have B_j … complete the partition set with k_i − t⌈k_i p_j/t⌉
+  records with B_i" — with b = t + 1 buckets there are t other buckets, so the completion is
+  k_i − Σ_{j≠i}⌈k_i p_j/t⌉.
+* Table 7.6 cells "t/t+1", "1/t(t+1)" are read as t/(t+1) and 1/(t(t+1)).
+* t-closeness is read as d ≤ t (Table 7.6 attains the factor t exactly).
+
+Checks in :mod:`privlab.proofs.tcloseness.checks`, tables in
+:mod:`privlab.proofs.tcloseness.tables`; the construction is
+:mod:`privlab.mechanisms.tcloseness.bucketization`.
+"""
+
+from __future__ import annotations
+
+from privlab.proofs.tcloseness import checks as ck
+from privlab.proofs.tcloseness import tables as tb
+from privlab.types import Claim
+
+F = "000_65177858bc9aa63c.txt"
+
+CLAIMS: tuple[Claim, ...] = (
+    Claim(id="thesis:alg-7.1", source=f"{F} §7.1.1 Algorithm 7.1",
+          statement="Algorithm 7.1 partitions D into classes of at least k records taken "
+                    "contiguously in the order of C.",
+          check=ck.check_alg_7_1,
+          notes=("Exhaustive over N ≤ 60 and every k ≤ N: sizes always lie in [k, 2k − 1] "
+                 "(after the loop k ≤ |O| < 3k).",),
+          bounded=True),
+    Claim(id="thesis:alg-7.1-optimal", source=f"{F} §7.1.1 Algorithm 7.1 ('Optimal "
+          "partitioning')", statement="Algorithm 7.1's partition minimises the variability "
+          "(within-class SSE) of C among partitions into classes of ≥ k records.",
+          check=ck.check_alg_7_1_optimal,
+          notes=("Refuted for the SSE reading: values (0, 1, 2, 3, 100), k = 2 — Algorithm 7.1 "
+                 "gives {0,1},{2,3,100} (SSE 6338.5), the optimum {0,1,2},{3,100} has SSE "
+                 "4706.5 (dynamic programme over contiguous classes of k … 2k−1).  The "
+                 "algorithm fixes every class but the last at exactly k records.",)),
+    Claim(id="thesis:def-15", source=f"{F} §7.2 Definition 15",
+          statement="d(D1, D2) = max_S max{P1(S)/P2(S), P2(S)/P1(S)} with 0/0 = 0, x/0 = ∞.",
+          check=ck.check_def_15,
+          notes=("A definition; checked consequences on 300 random rational pairs: symmetric, "
+                 "≥ 1, = 1 iff equal laws, ∞ iff the supports differ.",)),
+    Claim(id="thesis:prop-10", source=f"{F} §7.2 Proposition 10",
+          statement="For discrete laws, d(D1, D2) = max_i max{P1(x_i)/P2(x_i), P2(x_i)/P1(x_i)}.",
+          check=ck.check_prop_10_family,
+          notes=("Brute-force maximum over all 2^m sets S (m ≤ 7, zeros included) equals the "
+                 "singleton maximum on 400 random pairs (exact Fractions).  Proof sketch: the "
+                 "mediant inequality Σa_i/Σc_i ≤ max a_i/c_i; not machine-proved in general.",)),
+    Claim(id="thesis:sec-7.2.1-buckets", source=f"{F} §7.2.1",
+          statement="t·(1/b) + (1/t)(1 − 1/b) = 1 yields b = t + 1 buckets.",
+          check=ck.check_bucket_optimum,
+          notes=("sympy; t = 1 leaves b free.  Also factored: a class emphasising one bucket "
+                 "by t leaves ratio (b−t)/(b−1) ≥ 1/t to the others iff (t−1)(b−t−1) ≥ 0, so "
+                 "privlab uses b = ⌈t⌉ + 1 for real t (1.5 → 3 buckets, as in Fig. 7.5).",)),
+    Claim(id="thesis:table-7.6", source=f"{F} §7.2.2 Table 7.6",
+          statement="The class masses t/(t+1) on the emphasised bucket and 1/(t(t+1)) on the "
+                    "others are distributions at distance exactly t from the uniform 1/(t+1).",
+          check=ck.check_table_7_6,
+          notes=("sympy in t; table thesis-7.6 shows the construction reaching them exactly on "
+                 "N = 2t(t+1)² records.",)),
+    Claim(id="thesis:sec-7.2.2-count-rules", source=f"{F} §7.2.2 (last paragraph)",
+          statement="Taking ⌈k_i p_j/t⌉ records of each bucket j ≠ i and completing class i "
+                    "with bucket B_i gives a t-close partition for every N, t and l.",
+          check=ck.check_printed_rules, slow=True,
+          notes=("Refuted: over N ≤ 120, t ∈ {1.2, 1.5, 2, 2.5, 3, 4, 5} and all l, most "
+                 "cases fail — usually the column sums miss the bucket sizes (e.g. N = 10, "
+                 "t = 2, l = 1: counts per bucket (4, 3, 3) against sizes (3, 4, 3)); for "
+                 "non-integer t also the bounds.  See table thesis-7.2.2-rounding.  privlab "
+                 "solves the exact integer problem instead.",)),
+    Claim(id="thesis:sec-7.2.2-construction", source=f"{F} §7.2.2",
+          statement="The bucketization construction produces a k-anonymous t-close data set.",
+          check=ck.check_construction,
+          notes=("privlab's construction (printed counts when they add up, else the exact "
+                 "integer solution; fewer buckets when b = ⌈t⌉ + 1 admits none): every "
+                 "release over N ≤ 60, t ∈ {1.2 … 5}, all l verified exactly t-close and "
+                 "k-anonymous; every refusal confirmed infeasible by max-flow for each b.",)),
+    Claim(id="thesis:sec-7.2.2-l-range", source=f"{F} §7.2.2",
+          statement="l ranges over 1 … ⌊N/(t+1)²⌋ (from k ≥ t + 1).",
+          check=ck.check_l_range,
+          notes=("Necessity checked exactly: for l = ⌊N/b²⌋ + 1 no partition exists "
+                 "(N ≤ 80, t ∈ {1, 2, 3, 4}).",)),
+    Claim(id="thesis:sec-7.3.1", source=f"{F} §7.3.1 (uninformed intruder, add/remove)",
+          statement="For an uninformed intruder, exp(ε)-closeness implies ε-DP: I's posterior "
+                    "(the class distribution) differs from the prior by at most e^ε.",
+          check=ck.check_uninformed_add_remove,
+          notes=("The case I ∈ D vs I ∉ D with the prior fixed (the marginal): posterior/prior "
+                 "≤ t exactly on 60 constructed releases — a restatement of t-closeness.",)),
+    Claim(id="thesis:sec-7.3-substitute", source=f"{F} §7.3 (neighbours by substitution)",
+          statement="exp(ε)-closeness implies ε-DP also when both neighbouring data sets "
+                    "contain I (substitution).",
+          check=ck.check_substitute_thesis,
+          notes=("Refuted: I's views in two t-close releases can be two classes E1, E2 with "
+                 "Q_E1(B1)/Q_E2(B1) = t² (Table 7.6, and the construction on N = 36, t = 2 "
+                 "reaches 4).  This is ins15's case (iv), which is why ins15 Proposition 3 "
+                 "asks exp(ε/2)-closeness.",)),
+    Claim(id="thesis:sec-7.3.2", source=f"{F} §7.3.2 (informed intruder)",
+          statement="For an intruder knowing k−1 values of I's class, t-closeness does not "
+                    "imply DP (infinite knowledge gain).",
+          check=ck.check_informed_intruder,
+          notes=("Exact on a constructed Anatomy release (N = 24, t = 2, l = 2): the class "
+                 "multiset minus the k−1 known values is I's value; the posterior point mass "
+                 "is at distance ∞ from the prior.  Hiding the classes (permuted form) only "
+                 "helps if the class assignment is not a public function of the QIs — "
+                 "privlab's QI-ordered assignment is; not machine-checked.",)),
+)
+
+TABLES = {k: v for k, v in tb.TABLES.items() if not k.startswith("ins15")}

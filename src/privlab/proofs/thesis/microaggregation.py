@@ -1,0 +1,312 @@
+"""Claim ledger: microaggregation, insensitivity and probabilistic k-anonymity (thesis ch.3,
+§6.2–6.3.3; irm §3.1).
+
+Findings (checkers: :mod:`privlab.verify.microaggregation.insensitivity`,
+:mod:`privlab.verify.microaggregation.prob_kanon`):
+
+* Definition 12 / Fig. 6.1: MDAV is not insensitive.  The smallest counterexample the
+  exhaustive search finds is univariate: k = 2, X = {0, 0, 1, 1, 1} → X′ = {0, 0, 1, 1, 2}.
+* Proposition 6 as stated ("MDAV with a distance consistent with a total order is
+  insensitive") is refuted by that same example — on one attribute the Euclidean distance is
+  consistent with the numerical order.  When 2k … 3k − 1 records remain, MDAV takes one more
+  cluster at the end farther from the average, a data-dependent choice.  The proof's reading
+  (clusters taken from the extremes in a fixed pattern — privlab's insensitive MDAV) is
+  verified exhaustively.
+* Proposition 7 (⇐): Algorithm 6.1 with fixed sequences of total orders (one reference point,
+  alternating ends, the Hamming corner sequence, individual ranking) passes every exhaustive
+  and hypothesis search.  (⇒): a data-dependent order (MDAV) and a preorder whose ties are
+  broken by presentation are both broken by concrete pairs.
+* irm Lemma 1 survives adversarial search; the thesis's Δ/k scale for the multivariate
+  insensitive-MDAV centroid list does not (the search finds 7/4 for m = 2, k = 2, n = 4).
+* §3.3.1: the swap methods give re-identification probability exactly 1/|G| ≤ 1/k (exact
+  rational intruder) on distinct values; a deterministic swap and groups smaller than k are
+  caught.  With tied confidential values, IR-SWAP's deterministic tie-break leaks: 13/36 > 1/3.
+* Table 3.10's ordering (IR-SWAP best; MDAV-SWAP better than MDAV-ID for small k) is
+  reproduced; the EIA data set of Table 3.11 is not available.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from privlab.mechanisms.microaggregation import corner_sequence
+from privlab.proofs.thesis.ch3_tables import TABLES as _TABLES
+from privlab.proofs.thesis.ch3_tables import corr_experiment, load_census, synthetic_census
+from privlab.types import CheckResult, Claim, Method
+from privlab.verify.microaggregation.insensitivity import (
+    check_centroid_sensitivity,
+    check_insensitive,
+)
+from privlab.verify.microaggregation.prob_kanon import check_probabilistic_k_anonymity
+
+F, IRM = "000_65177858bc9aa63c.txt", "004_e4358174ca440815.txt"
+
+
+@cache
+def _search(algorithm: str, k: int, ms: tuple[int, ...] = (1, 2), examples: int = 150
+            ) -> CheckResult:
+    return check_insensitive(algorithm, k=k, ms=ms, hypothesis_examples=examples)
+
+
+def check_def_12_mdav() -> CheckResult:
+    res = {k: _search("mdav", k) for k in (2, 3)}
+    k1 = check_insensitive("mdav", k=1, ms=(1, 2), n_max=4, hypothesis_examples=50)
+    found = all(not r.holds and r.counterexample is not None for r in res.values())
+    return CheckResult(holds=found and k1.holds, claim="MDAV (Euclidean, k > 1) is not "
+                       "insensitive; with k = 1 it is", value={
+                           k: r.counterexample and {"n": r.counterexample["n"],
+                                                    "m": r.counterexample["m"]}
+                           for k, r in res.items()},
+                       method=Method.EXHAUSTIVE,
+                       evidence={"counterexamples": {k: r.counterexample for k, r in res.items()},
+                                 "k1_pairs_checked": k1.value,
+                                 "reading": "holds = a counterexample exists for k = 2 and 3 "
+                                            "and none exists for k = 1 on the searched grids"})
+
+
+def check_prop_6_literal() -> CheckResult:
+    uni = _search("mdav", 2, (1,))
+    lit = _search("insensitive-mdav-literal", 2, (1, 2))
+    return CheckResult(holds=uni.holds and lit.holds,
+                       claim="MDAV with a distance consistent with a total order is insensitive",
+                       value=uni.value, method=Method.EXHAUSTIVE,
+                       evidence={"univariate_euclidean_mdav": uni.counterexample,
+                                 "reference_point_order_literal_mdav": lit.counterexample},
+                       counterexample=uni.counterexample or lit.counterexample)
+
+
+def check_prop_6_fixed() -> CheckResult:
+    res = {k: _search("insensitive-mdav", k) for k in (2, 3)}
+    return CheckResult(holds=all(r.holds for r in res.values()),
+                       claim="MDAV taking clusters of k from the two ends of a fixed total order "
+                       "(fixed pattern) is insensitive",
+                       value=sum(r.value for r in res.values()), method=Method.EXHAUSTIVE,
+                       evidence={f"k={k}": dict(r.evidence) for k, r in res.items()},
+                       counterexample=next((r.counterexample for r in res.values()
+                                            if r.counterexample), None))
+
+
+def check_prop_7_if() -> CheckResult:
+    algs = ("insensitive-mdav", "insensitive-corners", "individual-ranking")
+    res = {(a, k): _search(a, k) for a in algs for k in (2, 3)}
+    return CheckResult(holds=all(r.holds for r in res.values()),
+                       claim="Algorithm 6.1 with a fixed sequence of total orders is insensitive",
+                       value=sum(r.value for r in res.values()), method=Method.EXHAUSTIVE,
+                       evidence={f"{a} k={k}": {"pairs": r.value,
+                                                "hypothesis": r.evidence["hypothesis"]}
+                                 for (a, k), r in res.items()},
+                       counterexample=next((r.counterexample for r in res.values()
+                                            if r.counterexample), None))
+
+
+PREORDER_PAIR = (
+    np.array([[0, 0], [1, 1], [0, 2], [2, 0], [2, 2], [3, 3]], dtype=float),
+    np.array([[0, 0], [1, 1], [2, 0], [0, 2], [2, 2], [3, 2]], dtype=float),
+)
+"""Two presentations of neighbouring data sets: (0, 2) and (2, 0) tie in distance to the lower
+corner; X′ lists them the other way round and replaces (3, 3) by (3, 2)."""
+
+
+def check_prop_7_only_if() -> CheckResult:
+    dep = _search("mdav", 3)
+    x, xp = PREORDER_PAIR
+    pre = check_insensitive("preorder-control", x, xp, k=3, bounds=[0, 3])
+    fixed = check_insensitive("insensitive-mdav", x, xp, k=3, bounds=[0, 3])
+    ok = (not dep.holds) and (not pre.holds) and fixed.holds
+    return CheckResult(holds=ok, claim="without a fixed sequence of total orders Algorithm 6.1 "
+                       "is not insensitive (both ways of failing have counterexamples)",
+                       value={"data_dependent": dep.counterexample is not None,
+                              "preorder": pre.counterexample is not None},
+                       method=Method.EXACT,
+                       evidence={"data_dependent_orders_mdav_k3": dep.counterexample,
+                                 "preorder_ties_by_presentation_k3": pre.counterexample,
+                                 "same_pair_with_lexicographic_ties_holds": fixed.holds})
+
+
+def check_hamming_sequence() -> CheckResult:
+    bad = []
+    for m in range(1, 7):
+        total = 1 << m
+        seq = corner_sequence(m, 2 * total)
+        first = seq[:total]
+        if len(set(first)) != total or seq[total:] != first:
+            bad.append({"m": m, "problem": "not a cycle over all corners"})
+        if first[0] != (0,) * m or (m >= 1 and total > 1 and first[1] != (1,) * m):
+            bad.append({"m": m, "problem": "R1/R2 not the lower/upper corner"})
+        for i in range(1, total):
+            used = set(first[:i])
+            cands = [c for c in first[i:]]
+            h = [sum(a != b for a, b in zip(c, first[i - 1], strict=True)) for c in cands]
+            if sum(a != b for a, b in zip(first[i], first[i - 1], strict=True)) != max(h):
+                bad.append({"m": m, "step": i, "problem": "Hamming distance not maximal"})
+            if first[i] in used:
+                bad.append({"m": m, "step": i, "problem": "repeated corner"})
+    return CheckResult(holds=not bad, claim="the corner sequence follows the Hamming rule of "
+                       "§6.3.3 (m = 1..6)", value=len(bad), method=Method.EXHAUSTIVE,
+                       evidence={"m_range": "1..6", "example_m3": corner_sequence(3, 8)},
+                       counterexample=bad[:3] or None)
+
+
+def check_irm_lemma_1() -> CheckResult:
+    cases = [(4, 2), (5, 2), (7, 3), (9, 3)]
+    res = {f"n={n},k={k}": check_centroid_sensitivity("individual-ranking", k=k, n=n, m=1,
+                                                      bound=1 / k, restarts=6, iterations=150,
+                                                      grid=3, rng=k * 100 + n)
+           for n, k in cases}
+    return CheckResult(holds=all(r.holds for r in res.values()),
+                       claim="univariate centroid list: L1 change ≤ Δ/k under adversarial search",
+                       value={c: r.value for c, r in res.items()}, method=Method.NUMERIC,
+                       evidence={c: dict(r.evidence) for c, r in res.items()},
+                       counterexample=next((r.counterexample for r in res.values()
+                                            if r.counterexample), None))
+
+
+def check_multivariate_scale() -> CheckResult:
+    r = check_centroid_sensitivity("insensitive-mdav", k=2, n=4, m=2, bound=2 / 2, restarts=6,
+                                   iterations=150, grid=3, rng=7)
+    return CheckResult(holds=r.holds, claim=r.claim, value=r.value, method=Method.NUMERIC,
+                       evidence=dict(r.evidence), counterexample=r.counterexample)
+
+
+REID_DATA = (np.array([[1, 5], [2, 3], [3, 9], [4, 1], [5, 2], [6, 7]], dtype=float),
+             np.array([10, 40, 20, 50, 30, 60], dtype=float))
+
+
+TIED_C = np.array([10, 10, 20, 20, 20, 30], dtype=float)
+
+
+def check_reid_bound_ties() -> CheckResult:
+    q, _ = REID_DATA
+    r = check_probabilistic_k_anonymity(q, TIED_C, 3, method="ir-swap")
+    return CheckResult(holds=r.holds, claim="IR-SWAP with tied confidential values (ties in the "
+                       "ranking broken by the other attributes) keeps re-identification ≤ 1/k",
+                       value=r.value, method=Method.EXACT, evidence=dict(r.evidence),
+                       counterexample=r.counterexample)
+
+
+def check_reid_bound() -> CheckResult:
+    q, c = REID_DATA
+    good = {f"{m} k={k}": check_probabilistic_k_anonymity(q, c, k, method=m)
+            for m in ("mdav-swap", "ir-swap") for k in (2, 3)}
+    ctrl = {"reverse": check_probabilistic_k_anonymity(q, c, 3, mechanism="reverse"),
+            "groups of k-1": check_probabilistic_k_anonymity(q, c, 3,
+                                                             method="ir-swap-small-groups")}
+    ok = all(r.holds for r in good.values()) and not any(r.holds for r in ctrl.values())
+    exact = all(r.evidence["max_posterior"] == max(
+        __import__("fractions").Fraction(1, s) for s in r.evidence["group_sizes"])
+        for r in good.values())
+    return CheckResult(holds=ok, claim="swap within groups of ≥ k records: re-identification "
+                       "probability ≤ 1/k (= 1/|G|), exactly", value={
+                           kk: str(r.evidence["max_posterior"]) for kk, r in good.items()},
+                       method=Method.EXACT,
+                       evidence={"cases": {kk: dict(r.evidence) for kk, r in good.items()},
+                                 "posterior_equals_one_over_group_size": exact,
+                                 "controls_caught": {kk: not r.holds for kk, r in ctrl.items()},
+                                 "control_values": {kk: str(r.value) for kk, r in ctrl.items()}})
+
+
+@cache
+def _table_rows() -> tuple[list[dict[str, Any]], str]:
+    x = load_census()
+    src = "census_casc.csv"
+    if x is None:
+        x, src = synthetic_census(0), "synthetic Census-shaped data (census_casc.csv absent)"
+    return corr_experiment(x, (5, 11, 25, 50, 100, 300), runs=10, seed=0), src
+
+
+def check_table_3_10_order() -> CheckResult:
+    rows, src = _table_rows()
+    by = {(r["k"], r["method"]): r["mean"] for r in rows}
+    ks = sorted({r["k"] for r in rows})
+    ir_best = [k for k in ks if not (by[k, "IR-SWAP"] < by[k, "MDAV-SWAP"]
+                                     and by[k, "IR-SWAP"] < by[k, "MDAV-ID"])]
+    swap_better = [k for k in ks if k <= 50 and not by[k, "MDAV-SWAP"] < by[k, "MDAV-ID"]]
+    ok = not ir_best and not swap_better
+    return CheckResult(holds=ok, claim="IR-SWAP has the smallest mean |Δcorr| at every k; "
+                       "MDAV-SWAP is below MDAV-ID for k ≤ 50", value={
+                           f"{k}/{m}": round(v, 4) for (k, m), v in by.items()},
+                       method=Method.NUMERIC,
+                       evidence={"data": src, "runs": 10, "ir_not_best_at": ir_best,
+                                 "swap_not_better_at": swap_better,
+                                 "k_ge_100_note": "at k ≥ 100 MDAV-SWAP is not better than "
+                                 "MDAV-ID, in the thesis's own Table 3.10 either (.19 vs .17)"},
+                       counterexample=None if ok else {"ir_not_best_at": ir_best,
+                                                       "swap_not_better_at": swap_better})
+
+
+def check_table_3_11() -> CheckResult:
+    return CheckResult(holds=False, decided=False, claim="Table 3.11 (EIA) observations",
+                       method=Method.NUMERIC,
+                       evidence={"reason": "the EIA data set is not available to the lab"})
+
+
+CLAIMS: tuple[Claim, ...] = (
+    Claim(id="thesis:def-12", source=f"{F} §6.2 Definition 12, Figure 6.1",
+          statement="MDAV is not insensitive to the input data for any k > 1 (Fig. 6.1); with "
+                    "k = 1 it is.", check=check_def_12_mdav, slow=True,
+          notes=("Exhaustive search over multisets on small grids (then hypothesis); the "
+                 "smallest counterexample has 5 records on one attribute.",),
+          bounded=True),
+    Claim(id="thesis:prop-6", source=f"{F} §6.2 Proposition 6, Definition 13",
+          statement="MDAV with a distance consistent with a total order satisfies the "
+                    "insensitivity condition.", check=check_prop_6_literal, slow=True,
+          notes=("Read as stated: univariate MDAV with the Euclidean distance (consistent with "
+                 "the numerical order) is an instance.  MDAV's extra cluster, taken when "
+                 "2k … 3k − 1 records remain, sits at the end farther from the average — "
+                 "data-dependent.  The proof's reading is thesis:prop-6-fixed-ends.",)),
+    Claim(id="thesis:prop-6-fixed-ends", source=f"{F} §6.2 Proposition 6 (proof), §6.3.2",
+          statement="Taking clusters of k from the extremes of a fixed total order in a fixed "
+                    "pattern (insensitive MDAV) is insensitive.", check=check_prop_6_fixed,
+          slow=True,
+          bounded=True),
+    Claim(id="thesis:prop-7", source=f"{F} §6.2 Proposition 7 (⇐)",
+          statement="Algorithm 6.1 with a fixed sequence of total orders is insensitive.",
+          check=check_prop_7_if, slow=True,
+          notes=("Exhaustive on grids of up to 4 values, 1–2 attributes, n ≤ 2k + 2, and 150 "
+                 "hypothesis examples per algorithm and k.",),
+          bounded=True),
+    Claim(id="thesis:prop-7-only-if", source=f"{F} §6.2 Proposition 7 (⇒)",
+          statement="If the orders are not a fixed sequence of total orders, Algorithm 6.1 is "
+                    "not insensitive.", check=check_prop_7_only_if, slow=True,
+          notes=("Shown by counterexamples for the two ways of failing the condition, as the "
+                 "thesis argues: a data-dependent order (MDAV) and a preorder with ties broken "
+                 "by presentation.",)),
+    Claim(id="thesis:sec-6.3.3-hamming", source=f"{F} §6.3.3",
+          statement="The reference-point sequence over the domain corners follows the Hamming "
+                    "rule.", check=check_hamming_sequence,
+          bounded=True),
+    Claim(id="irm:lemma-1-adversarial", source=f"{IRM} §3.1 Lemma 1",
+          statement="The univariate centroid list moves by at most Δ/k (adversarial search).",
+          check=check_irm_lemma_1, slow=True,
+          notes=("Complements irm:lemma-1 (exhaustive exact sweep, thesis_ch6) with "
+                 "hill-climbing over real-valued data sets.",)),
+    Claim(id="thesis:sec-6.3.1-centroid-list-adversarial", source=f"{F} §6.3.1, Prop. 8",
+          statement="The insensitive-MDAV centroid list moves by at most m·Δ/k (m = 2).",
+          check=check_multivariate_scale, slow=True),
+    Claim(id="thesis:sec-3.3.1-reid-bound", source=f"{F} §3.3.1, Definition 5, ineq. (3.1)",
+          statement="Swapping within groups of at least k records gives re-identification "
+                    "probability at most 1/k.", check=check_reid_bound,
+          notes=("Exact rational intruder on 6 records (all realisations); MDAV-SWAP and "
+                 "IR-SWAP, k = 2, 3; a deterministic swap and groups of k − 1 are caught.",),
+          bounded=True),
+    Claim(id="thesis:sec-3.3.1-reid-bound-ties", source=f"{F} §3.3.1–3.3.3, Definition 5",
+          statement="The 1/k bound also holds for IR-SWAP when confidential values tie.",
+          check=check_reid_bound_ties,
+          notes=("The text does not discuss ties.  Any deterministic tie-break in the ranking "
+                 "is known to the intruder, who then learns which of the tied records went to "
+                 "which group: privlab's IR-SWAP (ties by the other attributes) reaches 13/36 > "
+                 "1/3 on 6 records.  Random tie-breaking would be needed for the bound.",)),
+    Claim(id="thesis:sec-3.4.1-table-3.10", source=f"{F} §3.4.1 Table 3.10",
+          statement="IR-SWAP preserves correlations best; MDAV-SWAP better than MDAV-ID.",
+          check=check_table_3_10_order, slow=True,
+          notes=("Read for k ≤ 50 for MDAV-SWAP vs MDAV-ID: the printed table itself has "
+                 "MDAV-SWAP worse at k = 100 and 200.",)),
+    Claim(id="thesis:sec-3.4.2-table-3.11", source=f"{F} §3.4.2 Table 3.11",
+          statement="On EIA, MDAV-SWAP beats MDAV-ID and IR-SWAP is best.",
+          check=check_table_3_11, notes=("EIA data set not available: inconclusive.",)),
+)
+
+TABLES: dict[str, Any] = dict(_TABLES)

@@ -1,0 +1,332 @@
+"""Claim ledger of thesis §4.5 — optimal noise for multivariate queries.
+
+Formulas in the seed are garbled by text extraction; the ones checked here were reconstructed
+from the surrounding derivations:
+
+* Definition 9: S_f = ∪_{D,D'} ⟨0, f(D) − f(D')⟩ (segments from 0; D, D' neighbours).
+* Shells: S_i = {z + δ : z ∈ S_{i−1}, δ ∈ S_f} \\ ∪_{j=0}^{i−1} S_j; f_Y = M e^{−iε} on S_i.
+  Theorem 3 prints its third condition as S_{i+1} = (S_i + S_f) \\ ∪_{j=0}^{i−1} S_j; that
+  index is checked separately (``thesis:thm-3-recursion-index``).
+* Example 5 marginals: f_{Y1}(x) = 2M e^{−i1 ε}(z_2 + s_2 i1 + s_2/(e^ε − 1)),
+  i1 = ⌊(|x| − z_1)/s_1 + 1⌋ (for |x| > z_1; 0 on the core), symmetrically for Y2.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+import numpy as np
+
+from privlab.mechanisms.noise.box_staircase import (
+    BoxStaircase,
+    HalfStepBoxStaircase,
+    OversizedCoreBoxStaircase,
+    WrongRatioBoxStaircase,
+)
+from privlab.mechanisms.noise.l1_staircase import HalfStepL1Staircase, L1BallStaircase
+from privlab.proofs.thesis import sec45_tables as tb
+from privlab.types import CheckResult, Claim, Method, Table
+from privlab.verify.noise.multivariate import (
+    check_core_slack,
+    check_marginal_variances,
+    check_printed_recursion,
+    check_shell_dp,
+    check_shell_recursion,
+    check_theorem3_conditions,
+)
+
+SRC = tb.SRC
+
+
+def _agrees(computed: float, printed: float, decimals: int, slack: float = 0.0) -> bool:
+    """|computed − printed| within one unit of the printed last digit (+ ``slack``)."""
+    return abs(computed - printed) <= 10.0 ** (-decimals) + slack
+
+
+# ---- Proposition 1 -------------------------------------------------------------------------
+def check_prop_1() -> CheckResult:
+    """Pointwise criterion ⇔ event criterion, on shell noises where both can be computed exactly:
+    (⇒) for each construction the pointwise verdict of check_shell_dp is compared with the event
+    ratio P(Y ∈ A)/P(Y + δ ∈ A) of a small box A around its extremal pair (exact box
+    probabilities); (⇐) for the correct construction, 200 random boxes A and vertex shifts δ
+    never exceed e^ε (exact, mpmath)."""
+    mechs = [tb.example5(), WrongRatioBoxStaircase(epsilon=1.0, sensitivity=tb.S, core=tb.Z),
+             HalfStepBoxStaircase(epsilon=1.0, sensitivity=tb.S, core=tb.Z),
+             OversizedCoreBoxStaircase(epsilon=1.0, sensitivity=tb.S, core=(2.0, 20.0))]
+    rows, agree = [], True
+    for m in mechs:
+        res = check_shell_dp(m, samples=0)
+        pair = res.evidence.get("tight_pair") or res.evidence["violating_pair"]
+        x = np.array([float(Fraction(a)) for a in pair["x"]])
+        delta = np.array([float(Fraction(b)) for b in pair["delta"]])
+        eta = 0.05 * min(m.step)
+        lo, hi = x - eta, x + eta
+        with mpmath.workdps(40):
+            p0 = m.prob_box(list(lo), list(hi), exact=True)
+            p1 = m.prob_box(list(lo + delta), list(hi + delta), exact=True)
+            event_loss = float(mpmath.log(p0 / p1))
+        event_dp = event_loss <= m.epsilon * (1 + 1e-12)
+        agree = agree and (event_dp == res.holds)
+        rows.append({"mechanism": m.name, "pointwise_holds": res.holds,
+                     "pointwise_log_ratio": res.value, "event_log_ratio": event_loss,
+                     "event": {"lower": lo.tolist(), "upper": hi.tolist(),
+                               "delta": delta.tolist()}})
+    gen = np.random.default_rng(45)
+    mech, worst = tb.example5(), -math.inf
+    s = np.asarray(tb.S)
+    for _ in range(200):
+        c = gen.uniform(-8, 8, 2) * s
+        half = gen.uniform(0.01, 3, 2) * s
+        delta = np.sign(gen.uniform(-1, 1, 2)) * s
+        with mpmath.workdps(30):
+            p0 = mech.prob_box(list(c - half), list(c + half), exact=True)
+            p1 = mech.prob_box(list(c - half - delta), list(c + half - delta), exact=True)
+            worst = max(worst, float(mpmath.log(p0 / p1)))
+    ok = agree and worst <= 1.0 + 1e-12
+    return CheckResult(holds=ok, claim="ε-DP ⇔ f(x) ≤ e^ε f(x + δ) at continuity points",
+                       value=worst, method=Method.PROPERTY,
+                       evidence={"constructions": rows, "random_boxes": 200,
+                                 "worst_random_box_log_ratio": worst},
+                       counterexample=None if ok else rows)
+
+
+# ---- Definition 9 --------------------------------------------------------------------------
+def check_def_9() -> CheckResult:
+    """Exhaustive: f = (Σ a, Σ b) on data sets of 2 records, a ∈ {0, ½, 1}, b ∈ {0, 5, 10},
+    neighbours by substitution.  S_f (union of segments ⟨0, f(D) − f(D')⟩) lies in
+    [−1,1]×[−10,10] and reaches its 4 vertices, and sup_{S_f}‖δ‖₁ = Δf = 11 (computed
+    separately as the sup over neighbour pairs).  Also: for a 3-bin histogram under add/remove,
+    S_f is the cross ∪⟨0, ±e_j⟩, whose convex hull is the unit L1 ball."""
+    dom = [(Fraction(a, 2), Fraction(b)) for a in range(3) for b in (0, 5, 10)]
+    diffs: set[tuple[Fraction, Fraction]] = set()
+    for D in itertools.product(dom, repeat=2):
+        for k in range(2):
+            for rec in dom:
+                D2 = list(D)
+                D2[k] = rec
+                diffs.add((sum((r[0] for r in D), Fraction(0))
+                           - sum((r[0] for r in D2), Fraction(0)),
+                           sum((r[1] for r in D), Fraction(0))
+                           - sum((r[1] for r in D2), Fraction(0))))
+    inside = all(abs(a) <= 1 and abs(b) <= 10 for a, b in diffs)
+    vertices = all((a, b) in diffs for a in (-1, 1) for b in (-10, 10))
+    delta_f = max(abs(a) + abs(b) for a, b in diffs)
+    # a segment ⟨0, δ⟩ has its largest L1 norm at δ; sample the segments to confirm
+    seg_max = max(abs(t * a) + abs(t * b) for a, b in diffs for t in
+                  (Fraction(k, 8) for k in range(9)))
+    hist: set[tuple[int, ...]] = set()
+    for labels in itertools.product(range(3), repeat=2):  # records are bin labels
+        h = [labels.count(j) for j in range(3)]
+        for k in range(2):  # remove record k
+            h2 = list(h)
+            h2[labels[k]] -= 1
+            hist.add(tuple(x - y for x, y in zip(h, h2, strict=True)))
+            hist.add(tuple(y - x for x, y in zip(h, h2, strict=True)))
+    cross = hist == {tuple(int(i == j) * sg for i in range(3)) for j in range(3) for sg in (1, -1)}
+    ok = inside and vertices and delta_f == seg_max == 11 and cross
+    ev = {"differences": len(diffs), "inside_box": inside, "box_vertices_attained": vertices,
+          "delta_f_over_pairs": str(delta_f), "sup_l1_over_segments": str(seg_max),
+          "histogram_add_remove_differences": sorted(hist), "histogram_S_f_is_cross": cross}
+    return CheckResult(holds=ok, claim="Definition 9: S_f and the L1 sensitivity", value=11,
+                       evidence=ev, method=Method.EXHAUSTIVE,
+                       counterexample=None if ok else ev)
+
+
+# ---- Theorem 3 -----------------------------------------------------------------------------
+def _thm3_panel() -> list[Any]:
+    return [tb.example5(), BoxStaircase(epsilon=0.5, sensitivity=(1.0, 2.0, 0.5),
+                                        core=(0.3, 0.0, 0.5)),
+            BoxStaircase(epsilon=2.0, sensitivity=(3.0,), core=(1.2,)),
+            L1BallStaircase(epsilon=1.0, sensitivity=(1.0, 1.0), core=0.3),
+            L1BallStaircase(epsilon=1.0, sensitivity=(2.0, 1.0, 3.0), core=0.5)]
+
+
+def check_thm_3() -> CheckResult:
+    """Under Theorem 3's conditions: the closed-form shells equal the set recursion (exhaustive
+    on a lattice), f is ε-DP with the bound attained (exact shell-index argument), and the
+    proof's optimality step holds (every shell i ≥ 1 is reached from S_{i−1} in one S_f step by
+    construction; no mass of S_0 can move towards 0: check_core_slack).  The controls show what
+    each condition does (evidence only)."""
+    rows, ok = [], True
+    for m in _thm3_panel():
+        checks = {"dp": check_shell_dp(m), "recursion": check_shell_recursion(m)}
+        if isinstance(m, BoxStaircase):
+            checks["conditions"] = check_theorem3_conditions(m)
+            checks["core_slack"] = check_core_slack(m)
+        good = all(c.holds and c.decided for c in checks.values())
+        ok = ok and good
+        rows.append({"mechanism": m.name, "parameters": m.parameters, "holds": good,
+                     **{k: {"holds": c.holds, "value": c.value} for k, c in checks.items()}})
+    controls = []
+    for m in (WrongRatioBoxStaircase(epsilon=1.0, sensitivity=tb.S, core=tb.Z),
+              HalfStepBoxStaircase(epsilon=1.0, sensitivity=tb.S, core=tb.Z),
+              OversizedCoreBoxStaircase(epsilon=1.0, sensitivity=tb.S, core=(2.0, 20.0)),
+              OversizedCoreBoxStaircase(epsilon=1.0, sensitivity=tb.S, core=(2.0, 5.0)),
+              HalfStepL1Staircase(epsilon=1.0, sensitivity=(1.0, 1.0), core=0.3)):
+        entry: dict[str, Any] = {"mechanism": m.name, "parameters": m.parameters,
+                                 "dp": check_shell_dp(m).holds,
+                                 "recursion": check_shell_recursion(m).holds}
+        if isinstance(m, BoxStaircase):
+            cond = check_theorem3_conditions(m)
+            entry["conditions"] = cond.holds
+            entry["violated_condition"] = (cond.counterexample or {}).get("condition")
+            slack = check_core_slack(m)
+            entry["core_slack_witness"] = slack.counterexample
+        controls.append(entry)
+    return CheckResult(
+        holds=ok, claim="Theorem 3: shell noise is ε-DP and tight", value=len(rows),
+        method=Method.EXACT, counterexample=None if ok else rows,
+        evidence={"constructions": rows, "controls": controls,
+                  "finding": "S_0 ⊂ S_f is not needed for ε-DP (the shell lemma never uses "
+                             "it); it is needed for the optimality step: with z_j > s_j for "
+                             "all j, mass moves from S_0 \\ R to R = Π[−(z_j−s_j), z_j−s_j] "
+                             "without breaking DP (core_slack_witness)."})
+
+
+def check_thm_3_recursion_index() -> CheckResult:
+    return check_printed_recursion(tb.example5())
+
+
+# ---- Examples ------------------------------------------------------------------------------
+def check_ex_4() -> CheckResult:
+    """Exact: Δf = sup over the vertices of S_f of ‖δ‖₁; Laplace(Δ/ε) has density ≥ e^{−ε}f(0)
+    exactly on {‖x‖₁ ≤ Δ} (log f is −‖x‖₁ε/Δ + const); S_f lies inside that ball; the
+    over-protected area (2Δ)²/2 − 4 s_1 s_2 and its ratio to area(S_f) grow with asymmetry."""
+    out: dict[str, dict[str, Any]] = {}
+    ok = True
+    for s in ((Fraction(1), Fraction(1)), (Fraction(1), Fraction(10))):
+        delta = max(abs(a) + abs(b) for a in (-s[0], s[0]) for b in (-s[1], s[1]))
+        ball = (2 * delta) ** 2 / 2
+        box = 4 * s[0] * s[1]
+        inside = all(abs(a) + abs(b) <= delta for a in (-s[0], s[0]) for b in (-s[1], s[1]))
+        out[f"S_f=[-{s[0]},{s[0]}]x[-{s[1]},{s[1]}]"] = {
+            "delta_f": str(delta), "laplace_protected_area": str(ball),
+            "S_f_area": str(box), "over_protected_area": str(ball - box),
+            "ratio_protected_to_S_f": str(ball / box), "S_f_inside_ball": inside}
+        ok = ok and inside
+    sq = out["S_f=[-1,1]x[-1,1]"]
+    rect = out["S_f=[-1,1]x[-10,10]"]
+    ok = ok and sq["delta_f"] == "2" and Fraction(str(rect["ratio_protected_to_S_f"])) > \
+        Fraction(str(sq["ratio_protected_to_S_f"]))
+    return CheckResult(holds=ok, claim="Example 4: Δf = 2 and Laplace over-protects",
+                       value=sq["delta_f"], evidence=out, method=Method.EXACT,
+                       counterexample=None if ok else out)
+
+
+def _thesis_marginal(x: Any, j: int) -> Any:
+    """Example 5's printed marginal formula, evaluated literally (mpmath)."""
+    m = tb.example5()
+    M = m.normaliser_exact(40)
+    s, z = [mpmath.mpf(v) for v in m.sensitivity], [mpmath.mpf(v) for v in m.core]
+    o = 1 - j
+    a = abs(mpmath.mpf(x))
+    i = 0 if a <= z[j] else int(mpmath.floor((a - z[j]) / s[j] + 1))
+    return 2 * M * mpmath.exp(-i) * (z[o] + s[o] * i + s[o] / mpmath.expm1(1))
+
+
+def check_ex_5() -> CheckResult:
+    """Variances of Example 5: Laplace 2·11²; box staircase by the exact series, cross-checked by
+    quadrature; the printed marginal formula equals the lab's marginal at 40 points per axis;
+    printed values compared at their printed precision."""
+    mech, lap = tb.example5(), tb.example5_laplace()
+    quad = check_marginal_variances(mech, dps=25)
+    pts = np.linspace(0.0, 30.0, 41)[1:] + 1e-3
+    with mpmath.workdps(40):
+        formula_err = max(float(abs(_thesis_marginal(x * mech.sensitivity[j], j)
+                                    - mech.marginal_pdf_exact(x * mech.sensitivity[j], j, 40)))
+                          for j in (0, 1) for x in pts)
+    rows = tb.rows_ex5()
+    digits = {242.0: 0, 4.0338: 4, 403.38: 2}
+    match = all(_agrees(r["variance"], r["paper_variance"], digits[r["paper_variance"]] + 0)
+                for r in rows)
+    lap_exact = lap.marginal_variance(0, exact=True) == 242
+    ok = quad.holds and formula_err < 1e-30 and match and lap_exact
+    return CheckResult(holds=ok, claim="Example 5 variances", value=[r["variance"] for r in rows],
+                       method=Method.EXACT, counterexample=None if ok else rows,
+                       evidence={"rows": rows, "quadrature": quad.evidence,
+                                 "printed_marginal_formula_max_abs_error": formula_err,
+                                 "laplace_variance_exact_242": lap_exact})
+
+
+def check_table_4_3() -> CheckResult:
+    """α at its printed precision; size within the rounding propagated from the printed α
+    (2·(2α)·0.005) plus one printed unit."""
+    rows, ok = tb.rows_4_3(), True
+    for r in rows:
+        slack = 4 * r["paper_alpha"] * 0.005
+        r["alpha_agrees"] = _agrees(r["alpha"], r["paper_alpha"], 2)
+        r["size_agrees_given_rounded_alpha"] = _agrees(r["size"], r["paper_size"], 0, slack)
+        ok = ok and r["alpha_agrees"] and r["size_agrees_given_rounded_alpha"]
+    return CheckResult(holds=ok, claim="Table 4.3 reproduced", value=rows, evidence={"rows": rows},
+                       method=Method.EXACT, counterexample=None if ok else rows)
+
+
+def check_table_4_4() -> CheckResult:
+    """β (as printed: half-width over s = β + z/s, see table notes) and size at printed
+    precision."""
+    rows, bad = tb.rows_4_4(), []
+    for r in rows:
+        r["beta_plus_core"] = r["beta"] + tb.Z[0] / tb.S[0]
+        r["beta_agrees"] = _agrees(r["beta_plus_core"], r["paper_beta"], 2)
+        r["size_agrees"] = _agrees(r["size"], r["paper_size"], 1)
+        r["size_rel_diff"] = abs(r["size"] - r["paper_size"]) / r["size"]
+        if not (r["beta_agrees"] and r["size_agrees"]):
+            bad.append(r)
+    return CheckResult(holds=not bad, claim="Table 4.4 reproduced", value=rows,
+                       evidence={"rows": rows}, method=Method.EXACT,
+                       counterexample=bad[0] if bad else None)
+
+
+def _claim(id_: str, where: str, statement: str, check: Callable[[], CheckResult],
+           notes: tuple[str, ...] = (), slow: bool = False) -> Claim:
+    return Claim(id=id_, source=f"{SRC} {where}", statement=statement, check=check,
+                 notes=notes, slow=slow)
+
+
+CLAIMS: tuple[Claim, ...] = (
+    _claim("thesis:prop-1", "Proposition 1",
+           "An a.c. noise Y gives ε-DP to f: D → ℝ^d iff f_Y(x) ≤ e^ε f_Y(x + δ) for all "
+           "continuity points x, x + δ, δ = f(D) − f(D').", check_prop_1,
+           ("Checked on shell noises, where event probabilities are exact; a general measure-"
+            "theoretic proof is not attempted (property method).",)),
+    _claim("thesis:def-9", "Definition 9",
+           "S_f = ∪⟨0, f(D) − f(D')⟩ over neighbours; its boundary generalises the L1 "
+           "sensitivity: sup_{S_f} ‖δ‖₁ = Δf.", check_def_9),
+    _claim("thesis:thm-3", "Theorem 3",
+           "If S_0 ⊂ S_f, S_0 is star-shaped and S_{i+1} = (S_i + S_f) \\ ∪_{j≤i} S_j, the noise "
+           "with density M e^{−iε} on S_i gives ε-DP and is optimal.", check_thm_3,
+           ("Optimality is checked in the sense of the proof (no mass can move towards 0 "
+            "keeping DP: every shell is one S_f-step from the previous one, no slack in S_0).",
+            "Shell index of a box: i(x) = max(0, ⌈max_j (|x_j| − z_j)/s_j⌉) (reconstructed).")),
+    _claim("thesis:thm-3-recursion-index", "Theorem 3 (third condition as printed)",
+           "S_{i+1} = (S_i + S_f) \\ ∪_{j=0}^{i−1} S_j gives disjoint shells.",
+           check_thm_3_recursion_index,
+           ("As printed the union stops at i−1, so S_i ⊂ S_{i+1} (0 ∈ S_f); the construction "
+            "earlier in §4.5 removes ∪_{j=0}^{i} S_j, which the lab uses.",)),
+    _claim("thesis:ex-4", "Example 4",
+           "For S_f = [−1,1]², Δf = 2; independent Laplace protects all of {‖x‖₁ ≤ 2}, "
+           "over-protecting points outside S_f, more so for S_f = [−1,1]×[−10,10].", check_ex_4),
+    _claim("thesis:ex-5", "Example 5",
+           "For S_f = [−1,1]×[−10,10], S_0 = [−0.1,0.1]×[−1,1], ε = 1: Laplace variances 242, "
+           "box-staircase variances 4.0338 and 403.38.", check_ex_5),
+    _claim("thesis:table-4.3", "Table 4.3",
+           "Minimal confidence regions {‖x‖₁ ≤ α} of 2-D Laplace(11): α = 73.02, 52.18, 42.79; "
+           "sizes 10663, 5445, 3662 at 0.99, 0.95, 0.90.", check_table_4_3),
+    _claim("thesis:table-4.4", "Table 4.4",
+           "Minimal confidence regions of Example 5's box staircase: β = 6.99, 4.79, 3.90; sizes "
+           "1790.2, 916.6, 611.2 at 0.99, 0.95, 0.90.", check_table_4_4,
+           ("Printed β read as half-width/s (= β + 0.1).",)),
+)
+
+TABLES: dict[str, Callable[[], Table]] = {
+    "thesis-4.3": tb.table_4_3,
+    "thesis-4.4": tb.table_4_4,
+    "thesis-ex5": tb.table_ex5,
+    "thesis-4.5-core": tb.table_optimal_core,
+    "thesis-4.5-l1": tb.table_l1,
+}
