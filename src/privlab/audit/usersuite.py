@@ -1,0 +1,351 @@
+"""Audit suites of a user's own mechanisms, kept in a TOML file (``privlab audit-suite``).
+
+A suite is a list of audits; each names a sampler factory (``MODULE:FACTORY``, ``factory(input)
+-> (n, rng) -> array``) or a mechanism object (``MODULE:OBJ`` with ``release(values, *, rng)``),
+its neighbouring inputs (``pairs``) or a search domain, and the claim (ε, δ)::
+
+    [suite]                       # optional
+    alpha = 0.01                  # family-wise false-alarm budget of the whole run
+    samples = 100000              # default per audit (outputs per side)
+
+    [[audit]]
+    name = "team-laplace"
+    sampler = "mymechs:good"
+    pairs = [[0, 1]]              # or  search = { domain = [0, 10], sensitivity = 1 }
+    claimed_epsilon = 1.0
+    delta = 0.0                   # optional
+    samples = 100000              # optional
+    expect = "consistent"         # optional; "violation" for a known-bad control
+    tags = ["noise"]              # optional
+
+Error control.  The run spends one family-wise error budget α over its m audits (Bonferroni):
+audit i reports ``violation`` only if (1) its bound, at confidence 1 − α/m, exceeds the claim,
+and (2) a replay of the selected event on *fresh* samples, again at confidence 1 − α/m, also
+exceeds it.  Step (2) alone is a valid level-α/m test of the fixed event (the event was chosen
+on other samples), so for a suite of correct mechanisms P(any violation reported) ≤ α, whatever
+the seed; step (1) only decides which audits are replayed.  A pair list of K pairs splits the
+audit's share again (α/(mK) per pair, the largest bound is kept); a search scores candidate
+pairs by pilot audits on independent streams and audits the chosen pair on fresh samples.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import pathlib
+import tomllib
+import zlib
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+
+from privlab import _validate as v
+from privlab.audit.auditor import AuditResult, audit_pair
+from privlab.audit.replay import replay
+from privlab.audit.usercode import factory_sampler, load_reference, mechanism_sampler
+from privlab.errors import InvalidParameter
+
+__all__ = ["AuditSpec", "Suite", "SuiteResult", "load_suite", "run_suite_file"]
+
+EXPECT = ("consistent", "violation")
+AUDIT_KEYS = {"name", "sampler", "mechanism", "pairs", "search", "claimed_epsilon", "delta",
+              "samples", "confidence", "expect", "tags", "float_bits", "objective"}
+SUITE_KEYS = {"alpha", "samples", "seed", "name"}
+
+
+@attrs.frozen(kw_only=True)
+class AuditSpec:
+    """One audit of a suite file (validated; inputs already read)."""
+
+    name: str
+    reference: str
+    kind: str  # "sampler" | "mechanism"
+    pairs: tuple[tuple[Any, Any], ...] = ()
+    domain: tuple[float, float] | None = None
+    sensitivity: float = 1.0
+    claimed_epsilon: float
+    delta: float = 0.0
+    samples: int
+    expect: str = "consistent"
+    tags: tuple[str, ...] = ()
+    float_bits: bool = False
+    objective: str = "epsilon"
+    base: str = "."
+
+    def sampler(self, value: Any) -> Callable[[int, np.random.Generator], Any]:
+        obj = load_reference(self.reference, what=f"audit {self.name!r} {self.kind}",
+                             base=pathlib.Path(self.base))
+        label = f"audit {self.name!r} ({self.kind} {self.reference})"
+        if self.kind == "sampler":
+            return factory_sampler(obj, value, label)
+        return mechanism_sampler(obj, value, label)
+
+    def candidate_pairs(self) -> list[tuple[Any, Any]]:
+        if self.pairs:
+            return list(self.pairs)
+        assert self.domain is not None
+        lo, hi = self.domain
+        top = hi - self.sensitivity
+        xs = np.unique(np.linspace(lo, top, 5)) if top > lo else np.array([lo])
+        out = []
+        for x in xs:
+            out += [(float(x), float(x) + self.sensitivity), (float(x) + self.sensitivity,
+                                                               float(x))]
+        return out
+
+
+@attrs.frozen(kw_only=True)
+class Suite:
+    name: str
+    path: str
+    alpha: float
+    seed: int
+    audits: tuple[AuditSpec, ...]
+
+
+def _read_input(x: Any, base: pathlib.Path, where: str) -> Any:
+    """A number, a list (vector) or a CSV/JSON file name (a data set) relative to the suite."""
+    if isinstance(x, str):
+        p = (base / x).expanduser()
+        if not p.is_file():
+            raise InvalidParameter(f"{where}: input file {x!r} does not exist")
+        try:
+            if p.suffix.lower() == ".json":
+                return np.asarray(json.loads(p.read_text(encoding="utf-8")), dtype=float)
+            with p.open(encoding="utf-8", newline="") as fh:
+                rows = list(csv.reader(fh))
+            body = rows[1:] if rows and not _numeric(rows[0]) else rows
+            return np.asarray([[float(c) for c in r] for r in body], dtype=float)
+        except (ValueError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise InvalidParameter(f"{where}: input file {x!r} is not numeric CSV/JSON "
+                                   f"({exc})") from None
+    if isinstance(x, bool) or not isinstance(x, int | float | list):
+        raise InvalidParameter(f"{where}: input {x!r} must be a number, a list or a file name")
+    try:
+        return float(x) if not isinstance(x, list) else np.asarray(x, dtype=float)
+    except (TypeError, ValueError):
+        raise InvalidParameter(f"{where}: input {x!r} must be numeric") from None
+
+
+def _numeric(row: Sequence[str]) -> bool:
+    try:
+        [float(c) for c in row]
+    except ValueError:
+        return False
+    return True
+
+
+def _audit(raw: Any, i: int, base: pathlib.Path, default_samples: int) -> AuditSpec:
+    where = f"audit #{i + 1}"
+    if not isinstance(raw, Mapping):
+        raise InvalidParameter(f"{where} must be a table ([[audit]])")
+    name = raw.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise InvalidParameter(f"{where}: name must be a non-empty string")
+    where = f"audit {name!r}"
+    unknown = sorted(set(raw) - AUDIT_KEYS)
+    if unknown:
+        raise InvalidParameter(f"{where}: unknown key(s) {', '.join(unknown)} (known: "
+                               f"{', '.join(sorted(AUDIT_KEYS))})")
+    kinds = [k for k in ("sampler", "mechanism") if k in raw]
+    if len(kinds) != 1 or not isinstance(raw[kinds[0]], str):
+        raise InvalidParameter(f"{where}: exactly one of sampler = \"MODULE:FACTORY\" or "
+                               f"mechanism = \"MODULE:OBJ\" is required")
+    if ("pairs" in raw) == ("search" in raw):
+        raise InvalidParameter(f"{where}: exactly one of pairs = [[a, b], …] or "
+                               f"search = {{ domain = [lo, hi] }} is required")
+    pairs: tuple[tuple[Any, Any], ...] = ()
+    domain = None
+    sens = 1.0
+    if "pairs" in raw:
+        ps = raw["pairs"]
+        if not isinstance(ps, list) or not ps or not all(isinstance(p, list) and len(p) == 2
+                                                         for p in ps):
+            raise InvalidParameter(f"{where}: pairs={ps!r} must be a non-empty list of [a, b]")
+        pairs = tuple((_read_input(a, base, where), _read_input(b, base, where)) for a, b in ps)
+    else:
+        s = raw["search"]
+        if not isinstance(s, Mapping) or "domain" not in s:
+            raise InvalidParameter(f"{where}: search={s!r} must be {{ domain = [lo, hi] }}")
+        d = s["domain"]
+        if not (isinstance(d, list) and len(d) == 2):
+            raise InvalidParameter(f"{where}: search.domain={d!r} must be [lo, hi]")
+        lo, hi = (v.finite(f"{where} search.domain", float(x)) for x in d)
+        if not hi > lo:
+            raise InvalidParameter(f"{where}: search.domain={d!r} must have lo < hi")
+        sens = v.positive(f"{where} search.sensitivity", s.get("sensitivity", 1.0))
+        domain = (lo, hi)
+    expect = raw.get("expect", "consistent")
+    v.one_of(f"{where} expect", expect, EXPECT)
+    tags = raw.get("tags", [])
+    if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+        raise InvalidParameter(f"{where}: tags={tags!r} must be a list of strings")
+    return AuditSpec(
+        name=name, reference=raw[kinds[0]], kind=kinds[0], pairs=pairs, domain=domain,
+        sensitivity=sens,
+        claimed_epsilon=v.positive(f"{where} claimed_epsilon", raw.get("claimed_epsilon")),
+        delta=v.in_closed(f"{where} delta", raw.get("delta", 0.0), 0.0, 1.0),
+        samples=v.positive_int(f"{where} samples", raw.get("samples", default_samples)),
+        expect=expect, tags=tuple(tags), float_bits=bool(raw.get("float_bits", False)),
+        base=str(base),
+        objective=v.one_of(f"{where} objective", raw.get("objective", "epsilon"),
+                           ("epsilon", "delta")))
+
+
+def load_suite(path: str | pathlib.Path, *, alpha: float | None = None,
+               samples: int | None = None) -> Suite:
+    """Read and validate a suite file (nothing is imported or run; see :func:`check_suite`)."""
+    p = pathlib.Path(path)
+    try:
+        raw = tomllib.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InvalidParameter(f"suite={str(path)!r} does not exist") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidParameter(f"suite={str(path)!r} cannot be read: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InvalidParameter(f"suite={str(path)!r} is not valid TOML: {exc}") from None
+    head = raw.get("suite", {})
+    if not isinstance(head, Mapping) or set(head) - SUITE_KEYS:
+        raise InvalidParameter(f"suite={str(path)!r}: [suite] may hold only "
+                               f"{', '.join(sorted(SUITE_KEYS))}")
+    extra = sorted(set(raw) - {"suite", "audit"})
+    if extra:
+        raise InvalidParameter(f"suite={str(path)!r}: unknown table(s) {', '.join(extra)}")
+    audits = raw.get("audit")
+    if not isinstance(audits, list) or not audits:
+        raise InvalidParameter(f"suite={str(path)!r} holds no [[audit]] entries")
+    n_default = samples if samples is not None else head.get("samples", 100_000)
+    n_default = v.positive_int("samples", n_default)
+    specs = tuple(_audit(a, i, p.parent, n_default) for i, a in enumerate(audits))
+    names = [s.name for s in specs]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise InvalidParameter(f"suite={str(path)!r}: duplicate audit name(s) {', '.join(dup)}")
+    a = alpha if alpha is not None else head.get("alpha", 0.01)
+    return Suite(name=str(head.get("name", p.stem)), path=str(p),
+                 alpha=v.in_open("alpha", a, 0.0, 1.0),
+                 seed=_seed(head.get("seed", 0)), audits=specs)
+
+
+def _seed(x: Any) -> int:
+    if isinstance(x, bool) or not isinstance(x, int) or x < 0:
+        raise InvalidParameter(f"seed={x!r} must be a non-negative integer")
+    return x
+
+
+def check_suite(suite: Suite) -> list[str]:
+    """Import every reference and draw 16 outputs per input (fails with a one-line error)."""
+    lines = []
+    for a in suite.audits:
+        for x, y in a.candidate_pairs()[:2]:
+            for val in (x, y):
+                a.sampler(val)(16, np.random.default_rng(0))
+        lines.append(f"{a.name}: {a.kind} {a.reference} ok")
+    return lines
+
+
+@attrs.frozen(kw_only=True)
+class SuiteResult:
+    suite: Suite
+    results: tuple[dict[str, Any], ...]
+
+    @property
+    def failures(self) -> list[dict[str, Any]]:
+        return [r for r in self.results if not r["as_expected"]]
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if self.failures else 0
+
+    def to_dict(self) -> dict[str, Any]:
+        m = len(self.suite.audits)
+        return {"suite": self.suite.name, "path": self.suite.path, "alpha": self.suite.alpha,
+                "audits": m, "level_per_audit": self.suite.alpha / m,
+                "error_control": ("Bonferroni over the audits; every violation confirmed by a "
+                                  "replay on fresh samples at the same level"),
+                "seed": self.suite.seed, "failures": [r["name"] for r in self.failures],
+                "results": list(self.results)}
+
+
+def _stream(seed: int, name: str) -> np.random.SeedSequence:
+    """A stream per audit keyed by its name (stable when audits are added or reordered)."""
+    return np.random.SeedSequence(seed, spawn_key=(zlib.crc32(name.encode()),))
+
+
+def _run_one(a: AuditSpec, level: float, seed: int, workers: int | None, scheduler: Any,
+             progress: Callable[[str], Any]) -> dict[str, Any]:
+    ss = _stream(seed, a.name)
+    s_pilot, s_main, s_confirm = ss.spawn(3)
+    cands = a.candidate_pairs()
+    common = {"delta": a.delta, "claimed_epsilon": a.claimed_epsilon, "objective": a.objective,
+              "float_bits": a.float_bits, "workers": workers, "scheduler": scheduler}
+    if a.domain is not None:  # search: pilots on their own streams choose the pair
+        pilots = []
+        for j, (x, y) in enumerate(cands):
+            r = audit_pair(a.sampler(x), a.sampler(y), samples=max(a.samples // 20, 1000),
+                           confidence=0.5, rng=s_pilot.spawn(len(cands))[j], name=a.name,
+                           **common)
+            pilots.append(r.epsilon_lower_bound if a.objective == "epsilon"
+                          else r.delta_lower_bound)
+        cands = [cands[int(np.argmax(pilots))]]
+    per_pair = level / len(cands)
+    best: AuditResult | None = None
+    best_pair = cands[0]
+    for j, (x, y) in enumerate(cands):
+        progress(f"audit {a.name}: pair {j + 1}/{len(cands)}")
+        r = audit_pair(a.sampler(x), a.sampler(y), samples=a.samples, confidence=1 - per_pair,
+                       rng=s_main.spawn(len(cands))[j], name=a.name,
+                       neighbours=[_jsonable(x), _jsonable(y)],
+                       spec={"sampler" if a.kind == "sampler" else "mechanism": a.reference,
+                             "pair": [_jsonable(x), _jsonable(y)]}, **common)
+        key = (r.epsilon_lower_bound if a.objective == "epsilon" else r.delta_lower_bound)
+        if best is None or key > (best.epsilon_lower_bound if a.objective == "epsilon"
+                                  else best.delta_lower_bound):
+            best, best_pair = r, (x, y)
+    assert best is not None
+    verdict = best.verdict
+    confirmation = None
+    if verdict == "violation":
+        x, y = best_pair
+        progress(f"audit {a.name}: confirming the violation on fresh samples")
+        rep = replay(best.to_dict(), samples=a.samples, rng=s_confirm,
+                     sample_a=a.sampler(x), sample_b=a.sampler(y), confidence=1 - per_pair)
+        confirmation = {"verdict": rep.verdict, "epsilon_lower_bound": rep.epsilon_lower_bound,
+                        "delta_lower_bound": rep.delta_lower_bound,
+                        "confidence": rep.confidence, "samples": a.samples}
+        if rep.verdict != "violation":
+            verdict = "unconfirmed"
+    reported = "violation" if verdict == "violation" else "consistent"
+    d = best.to_dict()
+    return {"name": a.name, "reference": a.reference, "kind": a.kind, "tags": list(a.tags),
+            "claimed_epsilon": a.claimed_epsilon, "delta": a.delta, "objective": a.objective,
+            "samples": a.samples, "confidence": 1 - per_pair,
+            "epsilon_lower_bound": best.epsilon_lower_bound,
+            "delta_lower_bound": best.delta_lower_bound,
+            "structural_leak": best.structural_leak, "first_stage": best.verdict,
+            "confirmation": confirmation, "verdict": reported, "expect": a.expect,
+            "as_expected": reported == a.expect, "pair": [_jsonable(p) for p in best_pair],
+            "counterexample": d.get("counterexample")}
+
+
+def _jsonable(x: Any) -> Any:
+    return x.tolist() if isinstance(x, np.ndarray) else x
+
+
+def run_suite_file(suite: Suite, *, workers: int | None = 1, scheduler: Any = None,
+                   names: Sequence[str] | None = None,
+                   progress: Callable[[str], Any] = lambda m: None) -> SuiteResult:
+    """Run every audit of ``suite`` (or those in ``names``) under one error budget."""
+    audits = suite.audits
+    if names:
+        missing = sorted(set(names) - {a.name for a in audits})
+        if missing:
+            raise InvalidParameter(f"audit name(s) {', '.join(missing)} not in the suite")
+        audits = tuple(a for a in audits if a.name in names)
+        suite = attrs.evolve(suite, audits=audits)
+    level = suite.alpha / len(audits)
+    results = tuple(_run_one(a, level, suite.seed, workers, scheduler, progress)
+                    for a in audits)
+    return SuiteResult(suite=suite, results=results)

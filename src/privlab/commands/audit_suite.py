@@ -1,0 +1,163 @@
+"""``privlab audit-suite``: run a TOML file of audits of the user's own mechanisms.
+
+    privlab audit-suite check SUITE.toml
+    privlab audit-suite run SUITE.toml [--out DIR] [--format table|json|junit] [--alpha A]
+                            [--samples N] [--only NAME]… [--workers W] [--scheduler ADDRESS]
+
+The file format and the error control (one family-wise budget, violations confirmed on fresh
+samples) are described in :mod:`privlab.audit.usersuite` and docs/auditing-your-mechanism.md.
+``--out DIR`` writes ``suite.json``, ``suite.md`` (findings first), ``junit.xml`` and
+``counterexamples/NAME.json`` (replayable with ``privlab audit --replay``); only these files
+are written or replaced, nothing else in DIR is touched.
+
+Exit status: 0 every audit has its expected verdict (``expect``, default "consistent"), 1 some
+audit does not, 2 bad usage (one ``error: …`` line).
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import click
+
+from privlab.commands._common import EXIT_FAILED, EXIT_OK, emit, exit_with, progress
+
+
+@click.group("audit-suite")
+def audit_suite() -> None:
+    """Audit suites of your own mechanisms (a TOML file; see docs/auditing-your-mechanism.md)."""
+
+
+@audit_suite.command("check")
+@click.argument("suite", type=str)
+def check(suite: str) -> None:
+    """Validate SUITE: keys, references importable, samplers return outputs of the right shape."""
+    from privlab.audit.usersuite import check_suite, load_suite
+
+    for line in check_suite(load_suite(suite)):
+        click.echo(line)
+    exit_with(EXIT_OK)
+
+
+@audit_suite.command("run")
+@click.argument("suite", type=str)
+@click.option("--out", "out", type=str, default=None,
+              help="Directory for suite.json, suite.md, junit.xml and counterexamples/.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "junit"]), default="table",
+              show_default=True, help="What goes to stdout.")
+@click.option("--alpha", type=float, default=None,
+              help="Family-wise false-alarm budget of the run (default: the file's, else 0.01).")
+@click.option("--samples", type=int, default=None,
+              help="Default outputs per side for audits that do not set their own.")
+@click.option("--only", "only", multiple=True, help="Run only these audits (repeatable).")
+@click.option("--workers", type=int, default=1, show_default=True,
+              help="Local processes per audit (same result for any number).")
+@click.option("--scheduler", type=str, default=None, help="Dask scheduler address.")
+def run(suite: str, out: str | None, fmt: str, alpha: float | None, samples: int | None,
+        only: tuple[str, ...], workers: int, scheduler: str | None) -> None:
+    """Run every audit of SUITE under one family-wise error budget."""
+    from privlab.audit.usersuite import load_suite, run_suite_file
+
+    s = load_suite(suite, alpha=alpha, samples=samples)
+    res = run_suite_file(s, workers=workers, scheduler=scheduler, names=only or None,
+                         progress=progress)
+    d = res.to_dict()
+    if out is not None:
+        write_outputs(Path(out), d)
+        progress(f"wrote {out}/suite.json, suite.md, junit.xml, counterexamples/")
+    if fmt == "junit":
+        click.echo(junit_xml(d))
+    else:
+        emit(d, fmt, lambda: markdown(d))
+    exit_with(EXIT_FAILED if res.exit_code else EXIT_OK)
+
+
+def _line(r: dict[str, Any]) -> dict[str, Any]:
+    return {"audit": r["name"], "claimed ε": r["claimed_epsilon"], "δ": r["delta"],
+            "ε lower bound": r["epsilon_lower_bound"], "verdict": r["verdict"],
+            "expected": r["expect"], "ok": "yes" if r["as_expected"] else "NO",
+            "structural": "yes" if r["structural_leak"] else ""}
+
+
+def markdown(d: dict[str, Any]) -> str:
+    """The suite report, findings first (audits whose verdict is not the expected one)."""
+    fails = [r for r in d["results"] if not r["as_expected"]]
+    head = [f"# Audit suite {d['suite']}", "",
+            f"**{'FAIL' if fails else 'PASS'}**: {len(d['results']) - len(fails)} of "
+            f"{len(d['results'])} audits have their expected verdict.", "",
+            f"Error control: family-wise false-alarm budget α = {d['alpha']:g} over "
+            f"{d['audits']} audits ({d['error_control']}; {d['level_per_audit']:.3g} each).", ""]
+    if fails:
+        head += ["## Findings", ""]
+        for r in fails:
+            cex = r.get("counterexample") or {}
+            head.append(f"- **{r['name']}** ({r['reference']}): verdict {r['verdict']}, "
+                        f"expected {r['expect']}; ε lower bound "
+                        f"{r['epsilon_lower_bound']:.4g} against the claim "
+                        f"{r['claimed_epsilon']:g} on inputs {r['pair']} "
+                        f"(event: {cex.get('feature')} {cex.get('event')}); replay: "
+                        f"`privlab audit --replay counterexamples/{safe_name(r['name'])}.json`")
+        head.append("")
+    head += ["## All audits", "", _md_table([_line(r) for r in d["results"]])]
+    return "\n".join(head) + "\n"
+
+
+def _md_table(rows: list[dict[str, Any]]) -> str:
+    if not rows:
+        return "(none)"
+    cols = list(rows[0])
+    out = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for r in rows:
+        out.append("| " + " | ".join(f"{r[c]:.4g}" if isinstance(r[c], float) else str(r[c])
+                                     for c in cols) + " |")
+    return "\n".join(out)
+
+
+def junit_xml(d: dict[str, Any]) -> str:
+    """JUnit XML: one testcase per audit, a failure when the verdict is not the expected one."""
+    fails = [r for r in d["results"] if not r["as_expected"]]
+    ts = ET.Element("testsuite", name=f"privlab audit-suite {d['suite']}",
+                    tests=str(len(d["results"])), failures=str(len(fails)), errors="0")
+    props = ET.SubElement(ts, "properties")
+    ET.SubElement(props, "property", name="alpha", value=repr(d["alpha"]))
+    ET.SubElement(props, "property", name="error_control", value=d["error_control"])
+    for r in d["results"]:
+        tc = ET.SubElement(ts, "testcase", classname="privlab.audit", name=r["name"])
+        if not r["as_expected"]:
+            f = ET.SubElement(tc, "failure", message=(
+                f"verdict {r['verdict']} (expected {r['expect']}): epsilon lower bound "
+                f"{r['epsilon_lower_bound']:.6g} vs claimed {r['claimed_epsilon']:g}"))
+            f.text = _dumps(r.get("counterexample"))
+        else:
+            ET.SubElement(tc, "system-out").text = (
+                f"epsilon lower bound {r['epsilon_lower_bound']:.6g} "
+                f"(confidence {r['confidence']:.6g}); verdict {r['verdict']}")
+    ET.indent(ts)
+    return ET.tostring(ts, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def _dumps(x: Any) -> str:
+    from privlab._io import dumps
+
+    return dumps(x)
+
+
+def write_outputs(out: Path, d: dict[str, Any]) -> None:
+    """suite.json, suite.md, junit.xml and one replayable counterexample per audit with one."""
+    from privlab._io import atomic_write_json, atomic_write_text
+
+    atomic_write_json(out / "suite.json", d)
+    atomic_write_text(out / "suite.md", markdown(d))
+    atomic_write_text(out / "junit.xml", junit_xml(d))
+    for r in d["results"]:
+        if r.get("counterexample"):
+            atomic_write_json(out / "counterexamples" / f"{safe_name(r['name'])}.json",
+                              {"counterexample": r["counterexample"]})
+
+
+def safe_name(name: str) -> str:
+    """An audit name as a file name (letters, digits, ``._-``)."""
+    return re.sub(r"[^A-Za-z0-9._-]", "_", name)
