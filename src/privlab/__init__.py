@@ -1,16 +1,49 @@
-"""privlab: a verification and simulation lab for privacy mechanisms (see README.md)."""
+"""privlab: a verification and simulation lab for privacy mechanisms (see README.md).
 
+The names below are re-exported lazily (PEP 562), so that ``import privlab`` (and the CLI's
+start-up) costs no scipy/numba import: ``privlab.Staircase`` imports its module on first use.
+"""
+
+from __future__ import annotations
+
+import importlib
 from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING, Any
 
 from privlab.errors import BudgetExceeded, InvalidParameter, PrivlabError
-from privlab.mechanisms.noise.laplace import Laplace
-from privlab.mechanisms.noise.staircase import Staircase
-from privlab.types import ApproxDP, CheckResult, Claim, Neighbour, PureDP
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers and readers
+    from privlab.mechanisms.noise.laplace import Laplace
+    from privlab.mechanisms.noise.staircase import Staircase
+    from privlab.types import ApproxDP, CheckResult, Claim, Neighbour, PureDP
 
 try:
     __version__ = version("privlab")
 except PackageNotFoundError:  # pragma: no cover - running from a source tree
     __version__ = "0.0.0+unknown"
 
+_EXPORTS: dict[str, str] = {
+    "Laplace": "privlab.mechanisms.noise.laplace",
+    "Staircase": "privlab.mechanisms.noise.staircase",
+    "ApproxDP": "privlab.types",
+    "CheckResult": "privlab.types",
+    "Claim": "privlab.types",
+    "Neighbour": "privlab.types",
+    "PureDP": "privlab.types",
+}
+
 __all__ = ["ApproxDP", "BudgetExceeded", "CheckResult", "Claim", "InvalidParameter", "Laplace",
            "Neighbour", "PrivlabError", "PureDP", "Staircase", "__version__"]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

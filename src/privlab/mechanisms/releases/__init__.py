@@ -2,22 +2,43 @@
 numerical pipeline (insensitive MDAV / individual ranking → Laplace noise) and the mixed
 numerical/categorical one (exponential-mechanism centroids).  Their certificates live in
 :mod:`privlab.verify.releases`; a mechanism never imports a checker.
+
+The names below are re-exported lazily (PEP 562): importing the package imports none of
+its modules, so ``privlab --help`` stays fast; ``from privlab.mechanisms.releases import X``
+imports X's module.
 """
 
-from privlab.mechanisms.releases.config import (
-    MICROAGGREGATIONS,
-    NOISE_SCALES,
-    ReleaseConfig,
-)
-from privlab.mechanisms.releases.mixed import (
-    BUDGETS,
-    EM_FACTORS,
-    MixedDPRelease,
-)
-from privlab.mechanisms.releases.numerical import (
-    DPRelease,
-    order_partition,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers and readers
+    from privlab.mechanisms.releases.config import (
+        MICROAGGREGATIONS,
+        NOISE_SCALES,
+        ReleaseConfig,
+    )
+    from privlab.mechanisms.releases.mixed import (
+        BUDGETS,
+        EM_FACTORS,
+        MixedDPRelease,
+    )
+    from privlab.mechanisms.releases.numerical import (
+        DPRelease,
+        order_partition,
+    )
+
+_EXPORTS: dict[str, str] = {
+    "BUDGETS": "privlab.mechanisms.releases.mixed",
+    "DPRelease": "privlab.mechanisms.releases.numerical",
+    "EM_FACTORS": "privlab.mechanisms.releases.mixed",
+    "MICROAGGREGATIONS": "privlab.mechanisms.releases.config",
+    "MixedDPRelease": "privlab.mechanisms.releases.mixed",
+    "NOISE_SCALES": "privlab.mechanisms.releases.config",
+    "ReleaseConfig": "privlab.mechanisms.releases.config",
+    "order_partition": "privlab.mechanisms.releases.numerical",
+}
 
 __all__ = [
     "BUDGETS",
@@ -29,3 +50,16 @@ __all__ = [
     "ReleaseConfig",
     "order_partition",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

@@ -1,32 +1,66 @@
 """t-closeness by bucketization (thesis §7.1–7.2, ins15 §6): the printed per-class count
 rules and the Anatomy / permuted releases.
+
+The names below are re-exported lazily (PEP 562): importing the package imports none of
+its modules, so ``privlab --help`` stays fast; ``from privlab.mechanisms.tcloseness import X``
+imports X's module.
 """
 
-from privlab.mechanisms.tcloseness.bucketization import (
-    TCloseRelease,
-    bucketize,
-    confidential_ranks,
-    partition_alg_7_1,
-    qi_key,
-    release_t_close,
-    utility,
-)
-from privlab.mechanisms.tcloseness.counts import (
-    CountPlan,
-    as_fraction_t,
-    bounds,
-    bucket_sizes,
-    class_sizes,
-    emphasis,
-    exact_counts,
-    l_range,
-    n_buckets,
-    plan,
-    printed_counts,
-    solve_counts,
-    valid_counts,
-    validate,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers and readers
+    from privlab.mechanisms.tcloseness.bucketization import (
+        TCloseRelease,
+        bucketize,
+        confidential_ranks,
+        partition_alg_7_1,
+        qi_key,
+        release_t_close,
+        utility,
+    )
+    from privlab.mechanisms.tcloseness.counts import (
+        CountPlan,
+        as_fraction_t,
+        bounds,
+        bucket_sizes,
+        class_sizes,
+        emphasis,
+        exact_counts,
+        l_range,
+        n_buckets,
+        plan,
+        printed_counts,
+        solve_counts,
+        valid_counts,
+        validate,
+    )
+
+_EXPORTS: dict[str, str] = {
+    "CountPlan": "privlab.mechanisms.tcloseness.counts",
+    "TCloseRelease": "privlab.mechanisms.tcloseness.bucketization",
+    "as_fraction_t": "privlab.mechanisms.tcloseness.counts",
+    "bounds": "privlab.mechanisms.tcloseness.counts",
+    "bucket_sizes": "privlab.mechanisms.tcloseness.counts",
+    "bucketize": "privlab.mechanisms.tcloseness.bucketization",
+    "class_sizes": "privlab.mechanisms.tcloseness.counts",
+    "confidential_ranks": "privlab.mechanisms.tcloseness.bucketization",
+    "emphasis": "privlab.mechanisms.tcloseness.counts",
+    "exact_counts": "privlab.mechanisms.tcloseness.counts",
+    "l_range": "privlab.mechanisms.tcloseness.counts",
+    "n_buckets": "privlab.mechanisms.tcloseness.counts",
+    "partition_alg_7_1": "privlab.mechanisms.tcloseness.bucketization",
+    "plan": "privlab.mechanisms.tcloseness.counts",
+    "printed_counts": "privlab.mechanisms.tcloseness.counts",
+    "qi_key": "privlab.mechanisms.tcloseness.bucketization",
+    "release_t_close": "privlab.mechanisms.tcloseness.bucketization",
+    "solve_counts": "privlab.mechanisms.tcloseness.counts",
+    "utility": "privlab.mechanisms.tcloseness.bucketization",
+    "valid_counts": "privlab.mechanisms.tcloseness.counts",
+    "validate": "privlab.mechanisms.tcloseness.counts",
+}
 
 __all__ = [
     "CountPlan",
@@ -51,3 +85,16 @@ __all__ = [
     "valid_counts",
     "validate",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

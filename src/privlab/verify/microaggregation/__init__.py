@@ -1,34 +1,65 @@
 """Checkers of the microaggregation family: insensitivity (Def. 12–14, Prop. 6–7),
 probabilistic k-anonymity (ch.3 Def. 5), taxonomy metrics (eq. 6.6) and the literal exact
 reference transcriptions of the algorithms.
+
+The names below are re-exported lazily (PEP 562): importing the package imports none of
+its modules, so ``privlab --help`` stays fast; ``from privlab.verify.microaggregation import X``
+imports X's module.
 """
 
-from privlab.verify.microaggregation.insensitivity import (
-    centroid_change,
-    check_centroid_sensitivity,
-    check_insensitive,
-    clusters_correspond,
-    is_neighbour,
-)
-from privlab.verify.microaggregation.prob_kanon import (
-    PARTITIONS,
-    check_probabilistic_k_anonymity,
-    posterior,
-)
-from privlab.verify.microaggregation.reference import (
-    brute_force_insensitive_pair,
-    literal_corner_sequence,
-    literal_individual_ranking_labels,
-    literal_insensitive_mdav_labels,
-    literal_mdav_labels,
-    literal_order_labels,
-    mdav_group_sizes,
-)
-from privlab.verify.microaggregation.taxonomy import (
-    check_marginality_sensitivity,
-    check_semantic_metric,
-    ratio_parts,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers and readers
+    from privlab.verify.microaggregation.insensitivity import (
+        centroid_change,
+        check_centroid_sensitivity,
+        check_insensitive,
+        clusters_correspond,
+        is_neighbour,
+    )
+    from privlab.verify.microaggregation.prob_kanon import (
+        PARTITIONS,
+        check_probabilistic_k_anonymity,
+        posterior,
+    )
+    from privlab.verify.microaggregation.reference import (
+        brute_force_insensitive_pair,
+        literal_corner_sequence,
+        literal_individual_ranking_labels,
+        literal_insensitive_mdav_labels,
+        literal_mdav_labels,
+        literal_order_labels,
+        mdav_group_sizes,
+    )
+    from privlab.verify.microaggregation.taxonomy import (
+        check_marginality_sensitivity,
+        check_semantic_metric,
+        ratio_parts,
+    )
+
+_EXPORTS: dict[str, str] = {
+    "PARTITIONS": "privlab.verify.microaggregation.prob_kanon",
+    "brute_force_insensitive_pair": "privlab.verify.microaggregation.reference",
+    "centroid_change": "privlab.verify.microaggregation.insensitivity",
+    "check_centroid_sensitivity": "privlab.verify.microaggregation.insensitivity",
+    "check_insensitive": "privlab.verify.microaggregation.insensitivity",
+    "check_marginality_sensitivity": "privlab.verify.microaggregation.taxonomy",
+    "check_probabilistic_k_anonymity": "privlab.verify.microaggregation.prob_kanon",
+    "check_semantic_metric": "privlab.verify.microaggregation.taxonomy",
+    "clusters_correspond": "privlab.verify.microaggregation.insensitivity",
+    "is_neighbour": "privlab.verify.microaggregation.insensitivity",
+    "literal_corner_sequence": "privlab.verify.microaggregation.reference",
+    "literal_individual_ranking_labels": "privlab.verify.microaggregation.reference",
+    "literal_insensitive_mdav_labels": "privlab.verify.microaggregation.reference",
+    "literal_mdav_labels": "privlab.verify.microaggregation.reference",
+    "literal_order_labels": "privlab.verify.microaggregation.reference",
+    "mdav_group_sizes": "privlab.verify.microaggregation.reference",
+    "posterior": "privlab.verify.microaggregation.prob_kanon",
+    "ratio_parts": "privlab.verify.microaggregation.taxonomy",
+}
 
 __all__ = [
     "PARTITIONS",
@@ -50,3 +81,16 @@ __all__ = [
     "posterior",
     "ratio_parts",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

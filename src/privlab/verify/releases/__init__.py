@@ -1,32 +1,61 @@
 """Certificates and exact checkers of the DP release pipelines (thesis §6.3, vldb14 §4,
 irm §3): sensitivity of the released quantity under the neighbour relation and release
 format, exhaustive small-data sweeps, the mixed numerical/categorical release.
+
+The names below are re-exported lazily (PEP 562): importing the package imports none of
+its modules, so ``privlab --help`` stays fast; ``from privlab.verify.releases import X``
+imports X's module.
 """
 
-from privlab.verify.releases.certificate import (
-    MICROAGGREGATIONS,
-    NOISE_SCALES,
-    ReleaseCertificate,
-    ReleaseConfig,
-    certify_dp_release,
-    certify_release,
-    leak_pair,
-)
-from privlab.verify.releases.exact import (
-    exact_sensitivity,
-    sweep,
-)
-from privlab.verify.releases.mixed import (
-    certify_mixed,
-    quality_sensitivity,
-    structure,
-)
-from privlab.verify.releases.mixed_exact import (
-    categorical_law,
-    check_mixed_exact,
-    exact_mixed_loss,
-    small_datasets,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers and readers
+    from privlab.verify.releases.certificate import (
+        MICROAGGREGATIONS,
+        NOISE_SCALES,
+        ReleaseCertificate,
+        ReleaseConfig,
+        certify_dp_release,
+        certify_release,
+        leak_pair,
+    )
+    from privlab.verify.releases.exact import (
+        exact_sensitivity,
+        sweep,
+    )
+    from privlab.verify.releases.mixed import (
+        certify_mixed,
+        quality_sensitivity,
+        structure,
+    )
+    from privlab.verify.releases.mixed_exact import (
+        categorical_law,
+        check_mixed_exact,
+        exact_mixed_loss,
+        small_datasets,
+    )
+
+_EXPORTS: dict[str, str] = {
+    "MICROAGGREGATIONS": "privlab.verify.releases.certificate",
+    "NOISE_SCALES": "privlab.verify.releases.certificate",
+    "ReleaseCertificate": "privlab.verify.releases.certificate",
+    "ReleaseConfig": "privlab.verify.releases.certificate",
+    "categorical_law": "privlab.verify.releases.mixed_exact",
+    "certify_dp_release": "privlab.verify.releases.certificate",
+    "certify_mixed": "privlab.verify.releases.mixed",
+    "certify_release": "privlab.verify.releases.certificate",
+    "check_mixed_exact": "privlab.verify.releases.mixed_exact",
+    "exact_mixed_loss": "privlab.verify.releases.mixed_exact",
+    "exact_sensitivity": "privlab.verify.releases.exact",
+    "leak_pair": "privlab.verify.releases.certificate",
+    "quality_sensitivity": "privlab.verify.releases.mixed",
+    "small_datasets": "privlab.verify.releases.mixed_exact",
+    "structure": "privlab.verify.releases.mixed",
+    "sweep": "privlab.verify.releases.exact",
+}
 
 __all__ = [
     "MICROAGGREGATIONS",
@@ -46,3 +75,16 @@ __all__ = [
     "structure",
     "sweep",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))
