@@ -27,8 +27,14 @@ smallest squared distances and, among equal ones, the earliest records; the cent
 are compared (no square root, so no ties are created by rounding).  Hence the partition depends
 only on the multiset of records: permuting the input rows permutes the output rows.
 
-Cost: O(n² m / k) arithmetic — every step is a pass over the remaining records, compiled with
-numba (no Python loop over records); memory O(n m).
+Cost: O(n² m / k) arithmetic; memory O(n m), allocated once.  Compiled with numba (no Python
+loop over records); the remaining records are kept column-major and compacted once per pair of
+clusters.  Per pair: one vectorised pass of squared distances to the mean, to x1 and to x2
+(each followed by a scan for the farthest record or the k nearest, records of cluster 1 being
+flagged rather than moved), and one compaction pass that also sums the remaining records.  The
+floating-point operations are those of the literal algorithm in the same order (the means are
+sequential sums in position order, each squared distance sums its terms in column order), so
+the partition is bit-for-bit that of a per-record loop.
 """
 
 from __future__ import annotations
@@ -54,29 +60,46 @@ DISTANCES = ("standardised", "raw", "domain")
 
 
 @numba.njit(cache=True, nogil=True)
-def _take_cluster(z: np.ndarray, idx: np.ndarray, r: int, centre: int, k: int,
-                  d: np.ndarray, lab: np.ndarray, label: int, bd: np.ndarray, bt: np.ndarray,
-                  flag: np.ndarray, p: np.ndarray, mean: np.ndarray, out: np.ndarray) -> int:
-    """Give the record at position ``centre`` of the remaining block z[:r] and its k − 1
-    nearest remaining records the label ``label``; compact z[:r], idx[:r] and d (order kept)
-    and return the new r.  On return ``d[:r]`` holds the squared distances of the remaining
-    records to the centre, ``mean`` their mean and ``out[0]`` the position of the farthest of
-    them from the centre (first among equals)."""
-    m = z.shape[1]
-    for j in range(m):
-        p[j] = z[centre, j]
-    # k smallest (d, position): sorted insertion into bd/bt; scanning positions in order,
-    # an equal distance never displaces an earlier record
-    cnt = 0
+def _sq_dist(zt: np.ndarray, r: int, p: np.ndarray, d: np.ndarray) -> None:
+    """d[t] = Σ_j (zt[j, t] − p[j])² for t < r, summed over j in increasing order (the same
+    rounding as a per-record loop); column by column, so the loop over records vectorises."""
+    m = zt.shape[0]
+    p0 = p[0]
     for t in range(r):
-        dt = 0.0
-        for j in range(m):
-            diff = z[t, j] - p[j]
-            dt += diff * diff
-        if t == centre:
-            dt = -1.0  # the centre is always in its own cluster
-        d[t] = dt
-        if cnt == k and dt >= bd[k - 1]:
+        diff = zt[0, t] - p0
+        d[t] = diff * diff
+    for j in range(1, m):
+        pj = p[j]
+        for t in range(r):
+            diff = zt[j, t] - pj
+            d[t] += diff * diff
+
+
+@numba.njit(cache=True, nogil=True)
+def _farthest(d: np.ndarray, r: int, flag: np.ndarray) -> int:
+    """Position of the largest d[t] among the unflagged t < r (first among equals)."""
+    best = -1.0
+    arg = 0
+    for t in range(r):
+        if d[t] > best and not flag[t]:
+            best = d[t]
+            arg = t
+    return arg
+
+
+@numba.njit(cache=True, nogil=True)
+def _take_nearest(d: np.ndarray, r: int, centre: int, k: int, flag: np.ndarray,
+                  bd: np.ndarray, bt: np.ndarray) -> None:
+    """Flag ``centre`` and the k − 1 unflagged t < r of smallest d[t] (earliest among equals);
+    their positions end in bt[:k].  Sorted insertion into bd/bt: scanning positions in order,
+    an equal distance never displaces an earlier record; the centre gets −1 so it is always
+    in its own cluster."""
+    d[centre] = -1.0
+    cnt = 0
+    lim = np.inf
+    for t in range(r):
+        dt = d[t]
+        if dt >= lim or flag[t]:
             continue
         pos = cnt if cnt < k else k - 1
         while pos > 0 and bd[pos - 1] > dt:
@@ -88,57 +111,74 @@ def _take_cluster(z: np.ndarray, idx: np.ndarray, r: int, centre: int, k: int,
         bt[pos] = t
         if cnt < k:
             cnt += 1
+        if cnt == k:
+            lim = bd[k - 1]
     for s in range(k):
         flag[bt[s]] = True
-        lab[idx[bt[s]]] = label
-    w = 0
+
+
+@numba.njit(cache=True, nogil=True)
+def _compact(zt: np.ndarray, idx: np.ndarray, r: int, flag: np.ndarray,
+             mean: np.ndarray) -> int:
+    """Drop the flagged records of zt[:, :r] / idx[:r] (order kept, flags cleared), put the
+    mean of the rest in ``mean`` (sequential sums in position order) and return their count."""
+    m = zt.shape[0]
+    s0 = 0.0
+    s1 = 0.0
+    s2 = 0.0
+    s3 = 0.0
     for j in range(m):
         mean[j] = 0.0
-    best = -1.0
-    far = 0
+    w = 0
     for t in range(r):
         if flag[t]:
             flag[t] = False
             continue
         if w != t:
             for j in range(m):
-                z[w, j] = z[t, j]
+                zt[j, w] = zt[j, t]
             idx[w] = idx[t]
-            d[w] = d[t]
-        for j in range(m):
-            mean[j] += z[w, j]
-        if d[w] > best:
-            best = d[w]
-            far = w
+        s0 += zt[0, w]  # local accumulators: independent add chains for the first 4 columns
+        if m > 1:
+            s1 += zt[1, w]
+            if m > 2:
+                s2 += zt[2, w]
+                if m > 3:
+                    s3 += zt[3, w]
+                    for j in range(4, m):
+                        mean[j] += zt[j, w]
         w += 1
+    mean[0] = s0
+    if m > 1:
+        mean[1] = s1
+    if m > 2:
+        mean[2] = s2
+    if m > 3:
+        mean[3] = s3
     if w > 0:
         for j in range(m):
             mean[j] /= w
-    out[0] = far
     return w
 
 
 @numba.njit(cache=True, nogil=True)
-def _farthest(z: np.ndarray, r: int, p: np.ndarray) -> int:
-    """Position of the record of z[:r] farthest from p (first among equals)."""
-    m = z.shape[1]
-    best = -1.0
-    arg = 0
-    for t in range(r):
-        s = 0.0
-        for j in range(m):
-            diff = z[t, j] - p[j]
-            s += diff * diff
-        if s > best:
-            best = s
-            arg = t
-    return arg
+def _cluster_around(zt: np.ndarray, idx: np.ndarray, r: int, centre: int, k: int,
+                    d: np.ndarray, flag: np.ndarray, p: np.ndarray, bd: np.ndarray,
+                    bt: np.ndarray, lab: np.ndarray, label: int) -> None:
+    """Label ``centre`` and its k − 1 nearest unflagged records (flagging them); afterwards
+    d[t] is the squared distance of record t to the centre."""
+    for j in range(zt.shape[0]):
+        p[j] = zt[j, centre]
+    _sq_dist(zt, r, p, d)
+    _take_nearest(d, r, centre, k, flag, bd, bt)
+    for s in range(k):
+        lab[idx[bt[s]]] = label
 
 
 @numba.njit(cache=True, nogil=True)
 def _mdav_kernel(z0: np.ndarray, k: int) -> np.ndarray:
     n, m = z0.shape
-    z = z0.copy()
+    zt = np.ascontiguousarray(z0.T)  # column-major: one contiguous row per attribute
     idx = np.arange(n)
     lab = np.full(n, -1, dtype=np.int64)
     d = np.empty(n)
@@ -147,25 +187,22 @@ def _mdav_kernel(z0: np.ndarray, k: int) -> np.ndarray:
     flag = np.zeros(n, dtype=np.bool_)
     p = np.empty(m)
     mean = np.zeros(m)
-    for t in range(n):
-        for j in range(m):
-            mean[j] += z[t, j]
-    for j in range(m):
-        mean[j] /= n
-    r = n
+    r = _compact(zt, idx, n, flag, mean)  # nothing flagged: only the mean
     label = 0
-    out = np.zeros(1, dtype=np.int64)
     while r >= 3 * k:
-        a = _farthest(z, r, mean)
-        r = _take_cluster(z, idx, r, a, k, d, lab, label, bd, bt, flag, p, mean, out)
-        label += 1
-        b = out[0]  # farthest from x1 among the records left
-        r = _take_cluster(z, idx, r, b, k, d, lab, label, bd, bt, flag, p, mean, out)
-        label += 1
+        _sq_dist(zt, r, mean, d)
+        a = _farthest(d, r, flag)
+        _cluster_around(zt, idx, r, a, k, d, flag, p, bd, bt, lab, label)
+        b = _farthest(d, r, flag)  # farthest from x1 among the records left
+        _cluster_around(zt, idx, r, b, k, d, flag, p, bd, bt, lab, label + 1)
+        label += 2
+        r = _compact(zt, idx, r, flag, mean)
     if r >= 2 * k:
-        a = _farthest(z, r, mean)
-        r = _take_cluster(z, idx, r, a, k, d, lab, label, bd, bt, flag, p, mean, out)
+        _sq_dist(zt, r, mean, d)
+        a = _farthest(d, r, flag)
+        _cluster_around(zt, idx, r, a, k, d, flag, p, bd, bt, lab, label)
         label += 1
+        r = _compact(zt, idx, r, flag, mean)
     for t in range(r):
         lab[idx[t]] = label
     return lab

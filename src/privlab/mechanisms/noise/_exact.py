@@ -1,20 +1,23 @@
 """Exact integer samplers behind the safe release mode (:mod:`privlab.mechanisms.noise.safe`).
 
-Every probability used here is either a rational number p/q, drawn as
-``rng.integers(0, q) < p`` (exact: numpy draws uniform integers by rejection, without floats),
-or exp(−γ) for a rational γ, drawn with the alternating-series construction of Canonne, Kamath
-and Steinke, "The Discrete Gaussian for Differential Privacy" (NeurIPS 2020), Algorithms 1–2.
-No floating-point number is ever formed, so the law of every sample is exactly the stated one
-(given an ideal source of uniform integers).
+Every probability used here is either a rational number p/q or exp(−γ) for a rational γ, drawn
+with the alternating-series construction of Canonne, Kamath and Steinke, "The Discrete Gaussian
+for Differential Privacy" (NeurIPS 2020), Algorithms 1–2.  No floating-point number is ever
+formed, so the law of every sample is exactly the stated one (given an ideal source of uniform
+bits).
 
-Each sampler is vectorized across samples: it keeps the indices of the samples still running
-(an "active" set) and loops only over *rounds*, so n samples cost O(n) numpy work and a number
-of Python iterations that grows like log n.  Randomness is drawn in a fixed order that depends
-only on the random stream, never on the data (the data enter only after the noise is drawn).
+The samplers are compiled (:mod:`privlab.mechanisms.noise._exact_kernels`): they read one stream
+of fair bits, the uniform 64-bit words of the generator in order, and draw the samples one after
+the other from it; Bernoulli(p/q) is a lazy comparison of uniform bits with the binary digits of
+p/q (2 bits on average), uniform integers are rejection on bit-length draws.  The stream is
+refilled in blocks without ever restarting a sample, so a seed fixes every output byte and the
+noise depends only on the random stream, never on the data (the data enter only after the noise
+is drawn).  :func:`bernoulli_rational` (not used by the release path) stays numpy's
+``integers(0, q) < p``.
 
 Integer ranges: callers keep every denominator below 2^56 (``safe.py`` validates this), so
 ``den·k`` with k < 128 and ``U + t·V`` with V < 128 fit in int64.  Reaching k = 128 has
-probability ≤ 1/127! and V = 127 probability e^{−127}; the samplers raise rather than overflow.
+probability ≤ 1/127! and V = 128 probability e^{−128}; the samplers raise rather than overflow.
 """
 
 from __future__ import annotations
@@ -25,13 +28,15 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from privlab.errors import PrivlabError
+from privlab.mechanisms.noise import _exact_kernels as _kernels
 
 IntArray = NDArray[np.int64]
 BoolArray = NDArray[np.bool_]
 
 INT_LIMIT = 2**56
 """Every numerator and denominator handed to the samplers stays below this bound."""
-_MAX_ROUNDS = 128
+_BLOCK_WORDS = 1 << 16
+"""Uniform 64-bit words fetched from the generator per refill of the bit stream."""
 
 
 def rational_floor(x: Fraction, max_denominator: int) -> Fraction:
@@ -66,42 +71,47 @@ def bernoulli_rational(p: ArrayLike, q: ArrayLike, gen: np.random.Generator) -> 
     return np.asarray(gen.integers(0, q_arr) < p_arr, dtype=bool)
 
 
+def _drive(kind: int, params: IntArray, out: IntArray, gen: np.random.Generator) -> IntArray:
+    """Run the compiled sampler ``kind`` of :mod:`._exact_kernels` until ``out`` is full,
+    feeding it the uniform 64-bit words of ``gen`` in blocks (module doc: one bit stream)."""
+    buf = np.empty(0, dtype=np.uint64)
+    st = np.zeros(3, dtype=np.int64)
+    i = 0
+    while True:
+        i = _kernels.run(kind, params, out, i, buf, st)
+        if i == out.size:
+            return out
+        if i < 0:
+            raise PrivlabError("exact sampler: a Bernoulli(exp) chain reached k = 128 "
+                               "(probability < 1/127!)")
+        words = min(max(2 * (out.size - i), 256), _BLOCK_WORDS)
+        fresh = gen.integers(0, 2**64 - 1, size=words, dtype=np.uint64, endpoint=True)
+        buf = np.concatenate([buf[int(st[0]):], fresh])
+        st[0] = 0
+
+
 def bernoulli_exp(num: ArrayLike, den: ArrayLike, gen: np.random.Generator) -> BoolArray:
     """Independent Bernoulli(exp(−num/den)) draws for integers 0 ≤ num ≤ den (elementwise).
 
     Canonne–Kamath–Steinke 2020, Algorithm 1 (γ = num/den ∈ [0, 1]): k = 1; repeat
     A ~ Bernoulli(γ/k), k += 1 while A = 1; return [k odd].  P(k > m) = γ^m/m!, hence
-    P(k odd) = Σ_m (−1)^m γ^m/m! = e^{−γ}.  Vectorized: one pass per value of k.
+    P(k odd) = Σ_m (−1)^m γ^m/m! = e^{−γ}.  Compiled (:mod:`._exact_kernels`).
     """
     num_a, den_a = np.broadcast_arrays(np.asarray(num, dtype=np.int64),
                                        np.asarray(den, dtype=np.int64))
     shape = num_a.shape
-    num_a, den_a = num_a.ravel(), den_a.ravel()
-    k = np.ones(num_a.size, dtype=np.int64)
-    active = np.flatnonzero(num_a > 0)  # γ = 0: the first A is 0, k stays 1 → True
-    while active.size:
-        kk = k[active]
-        if kk[0] >= _MAX_ROUNDS:  # all active entries share the same k
-            raise PrivlabError("bernoulli_exp: k reached 128 (probability < 1/127!)")
-        a = gen.integers(0, den_a[active] * kk) < num_a[active]
-        active = active[a]
-        k[active] += 1
-    return (k % 2 == 1).reshape(shape)
+    nums = np.ascontiguousarray(num_a.ravel(), dtype=np.int64)
+    dens = np.ascontiguousarray(den_a.ravel(), dtype=np.int64)
+    if nums.size and (nums.min() < 0 or np.any(nums > dens) or dens.max() >= INT_LIMIT):
+        raise ValueError("bernoulli_exp needs 0 <= num <= den < 2^56")
+    out = _drive(3, dens, nums.copy(), gen)
+    return (out == 1).reshape(shape)
 
 
 def count_exp1_successes(n: int, gen: np.random.Generator) -> IntArray:
-    """V = number of Bernoulli(e^{−1}) successes before the first failure (n independent)."""
-    v = np.zeros(n, dtype=np.int64)
-    active = np.arange(n)
-    rounds = 0
-    while active.size:
-        rounds += 1
-        if rounds >= _MAX_ROUNDS:
-            raise PrivlabError("count_exp1_successes: V reached 127 (probability e^-127)")
-        a = bernoulli_exp(np.ones(active.size, dtype=np.int64), 1, gen)
-        active = active[a]
-        v[active] += 1
-    return v
+    """V = number of Bernoulli(e^{−1}) successes before the first failure (n independent).
+    This is :func:`geometric_exp` with t = 1 (U is always 0 and accepted)."""
+    return geometric_exp(n, 1, gen)
 
 
 def geometric_exp(n: int, t: int, gen: np.random.Generator) -> IntArray:
@@ -113,15 +123,7 @@ def geometric_exp(n: int, t: int, gen: np.random.Generator) -> IntArray:
     """
     if not 1 <= t < INT_LIMIT:
         raise ValueError(f"t={t!r} must lie in [1, 2^56)")
-    out = np.empty(n, dtype=np.int64)
-    pending = np.arange(n)
-    while pending.size:
-        u = gen.integers(0, t, size=pending.size, dtype=np.int64)
-        ok = bernoulli_exp(u, t, gen)
-        v = count_exp1_successes(int(ok.sum()), gen)
-        out[pending[ok]] = u[ok] + t * v
-        pending = pending[~ok]
-    return out
+    return _drive(2, np.array([t], dtype=np.int64), np.empty(n, dtype=np.int64), gen)
 
 
 def discrete_laplace(n: int, s: int, t: int, gen: np.random.Generator) -> IntArray:
@@ -132,15 +134,9 @@ def discrete_laplace(n: int, s: int, t: int, gen: np.random.Generator) -> IntArr
     """
     if not 1 <= s < INT_LIMIT:
         raise ValueError(f"s={s!r} must lie in [1, 2^56)")
-    out = np.empty(n, dtype=np.int64)
-    pending = np.arange(n)
-    while pending.size:
-        y = geometric_exp(pending.size, t, gen) // s
-        neg = gen.integers(0, 2, size=pending.size, dtype=np.int64) == 1
-        ok = ~(neg & (y == 0))
-        out[pending[ok]] = np.where(neg, -y, y)[ok]
-        pending = pending[~ok]
-    return out
+    if not 1 <= t < INT_LIMIT:
+        raise ValueError(f"t={t!r} must lie in [1, 2^56)")
+    return _drive(0, np.array([s, t], dtype=np.int64), np.empty(n, dtype=np.int64), gen)
 
 
 def discrete_staircase(n: int, p: int, q: int, core: int, width: int,
@@ -161,18 +157,8 @@ def discrete_staircase(n: int, p: int, q: int, core: int, width: int,
     """
     if core < 0 or width < 1:
         raise ValueError(f"core={core!r} must be >= 0 and width={width!r} >= 1")
-    a, b = 2 * core + 1, 2 * width
-    m = max(a, b)
-    out = np.empty(n, dtype=np.int64)
-    pending = np.arange(n)
-    while pending.size:
-        i = geometric_exp(pending.size, q, gen) // p
-        c = gen.integers(0, m, size=pending.size, dtype=np.int64)
-        ok = c < np.where(i == 0, a, b)
-        i, c = i[ok], c[ok]
-        off = c % width
-        mag = core + (i - 1) * width + off + 1
-        step = np.where(c < width, mag, -mag)
-        out[pending[ok]] = np.where(i == 0, c - core, step)
-        pending = pending[~ok]
-    return out
+    if not (1 <= p < INT_LIMIT and 1 <= q < INT_LIMIT and 2 * core + 1 < INT_LIMIT
+            and 2 * width < INT_LIMIT):
+        raise ValueError(f"p={p!r}, q={q!r}, core={core!r}, width={width!r} must be < 2^56")
+    return _drive(1, np.array([p, q, core, width], dtype=np.int64),
+                  np.empty(n, dtype=np.int64), gen)
