@@ -14,8 +14,10 @@ import click
 
 from privlab import __version__
 from privlab.commands import audit as audit_cmds
+from privlab.commands import audit_suite as audit_suite_cmds
 from privlab.commands import core
 from privlab.commands import dp_release as dp_release_cmds
+from privlab.commands import errata as errata_cmds
 from privlab.commands import microaggregation as microagg_cmds
 from privlab.commands import refinement as refinement_cmds
 from privlab.commands import tcloseness as tclose_cmds
@@ -46,6 +48,8 @@ dp_release_cmds.release_dp.add_command(tclose_cmds.release_t_closeness)
 microagg_cmds.mount(dp_release_cmds.release_dp, core.certify)
 cli.add_command(refinement_cmds.session)
 cli.add_command(audit_cmds.audit)
+cli.add_command(audit_suite_cmds.audit_suite)
+cli.add_command(errata_cmds.errata)
 
 
 SUBCOMMANDS: dict[tuple[str, str], click.Command] = {

@@ -80,7 +80,7 @@ def test_verify_quick_writes_report(tmp_path: Path, capsys: pytest.CaptureFixtur
     for f in (s for sec in report["sections"] for s in sec["figures"]):
         assert (out_dir / f["file"]).stat().st_size > 1000
     assert (out_dir / "report.md").read_text().startswith("# privlab verification report")
-    assert "<html>" in (out_dir / "report.html").read_text()
+    assert "<html lang=\"en\">" in (out_dir / "report.html").read_text()
     controls = [a for a in report["audits"] if a["control"]]
     assert controls and all(a["verdict"] == "violation" for a in controls)
     assert "] claim thesis:def-6" in err  # progress goes to stderr

@@ -39,7 +39,10 @@ def test_broken(dp_audit):
 '''
 
 
-def test_plugin_in_a_user_project(pytester: pytest.Pytester) -> None:
+def test_plugin_in_a_user_project(pytester: pytest.Pytester,
+                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # load the plugin explicitly, as a project without the installed entry point would
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
     pytester.makepyfile(test_mech=PROJECT)
     r = pytester.runpytest_inprocess("-p", "privlab.pytest_plugin", "-p", "no:xdist",
                                      "-p", "no:cacheprovider", "--privlab-alpha", "0.02")

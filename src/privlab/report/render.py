@@ -1,210 +1,166 @@
 """``report.json`` / ``report.md`` / ``report.html`` from ledger outcomes, tables and sections.
 
 The JSON follows DESIGN.md §4 (``claims``, ``tables``, ``audits``) and adds ``sections``,
-``guarantees`` and ``summary``.  Markdown and HTML are rendered from that same dictionary, so
-the three never disagree.  Every file is written atomically (:mod:`privlab._io`).
+``guarantees`` and ``summary``.  Markdown and HTML are rendered from *one* view of that
+dictionary (:func:`view`) through the Jinja2 templates ``templates/report.md.j2`` and
+``templates/report.html.j2``, so they never disagree: findings first (verdict, refuted claims by
+severity, failed guarantees, data banner), then recommendations, errata per paper, the
+sections, the ledger and the reproduced tables.  The HTML is one self-contained file (figures
+as base64 data URIs, inline CSS and a few lines of optional JS).  Every file is written
+atomically (:mod:`privlab._io`).
 """
 
 from __future__ import annotations
 
-import html
-import json
+import base64
+import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from privlab._io import atomic_write_json, atomic_write_text
+from privlab.report import errata, findings, recommend
+from privlab.report.templating import template
 
 STATUS_ORDER = ("verified", "confirmed", "refuted", "inconclusive")
-
-
-def _cell(x: Any, width: int = 90) -> str:
-    if isinstance(x, float):
-        s = f"{x:.6g}"
-    elif isinstance(x, (dict, list)):
-        s = json.dumps(x, ensure_ascii=False)
-    else:
-        s = "" if x is None else str(x)
-    s = s.replace("|", "\\|").replace("\n", " ")
-    return s if len(s) <= width else s[: width - 1] + "…"
-
-
-def md_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str]) -> str:
-    head = "| " + " | ".join(columns) + " |"
-    sep = "|" + "|".join("---" for _ in columns) + "|"
-    body = ["| " + " | ".join(_cell(r.get(c)) for c in columns) + " |" for r in rows]
-    return "\n".join([head, sep, *body])
-
-
 AUDIT_COLUMNS = ("mechanism", "control", "epsilon_claimed", "epsilon_lower_bound", "confidence",
                  "samples", "verdict", "expected", "ok")
+LEDGER_COLUMNS = ("id", "status", "severity", "method", "source", "statement", "value")
+MISMATCH_RULE = ("A computed cell and its printed neighbour (column paper_<x>) are highlighted "
+                 "when the computed number, rounded to as many significant digits as the "
+                 "printed number shows, differs from the printed number.")
 
 
-def _audit_rows(report: Mapping[str, Any]) -> list[dict[str, Any]]:
-    return [dict(a) for a in report.get("audits", [])]
+def _number(x: Any) -> float | None:
+    if isinstance(x, bool) or x is None:
+        return None
+    if isinstance(x, (int, float)):
+        return float(x)
+    return None
+
+
+def _sig_digits(x: float) -> int:
+    digits = repr(abs(x)).lower().split("e")[0].replace(".", "").lstrip("0").rstrip("0")
+    return max(len(digits), 1)
+
+
+def differs(computed: Any, printed: Any) -> bool:
+    """:data:`MISMATCH_RULE`: False when either value is not a finite number."""
+    c, p = _number(computed), _number(printed)
+    if c is None or p is None or not (math.isfinite(c) and math.isfinite(p)):
+        return False
+    if p == 0:
+        return abs(c) >= 0.5
+    digits = _sig_digits(p)
+    return float(f"{c:.{digits}g}") != float(f"{p:.{digits}g}")
+
+
+def table_view(t: Mapping[str, Any]) -> dict[str, Any]:
+    """A result/reproduced table as cells ``{text, raw, cls}`` with mismatches flagged."""
+    cols = list(t.get("columns", []))
+    rows = []
+    n_bad = 0
+    for r in t.get("rows", []):
+        cells = []
+        for c in cols:
+            cls = ""
+            partner = f"paper_{c}" if f"paper_{c}" in cols else (
+                c[len("paper_"):] if c.startswith("paper_") and c[6:] in cols else None)
+            if partner is not None:
+                comp, prin = (r.get(c), r.get(partner)) if not c.startswith("paper_") \
+                    else (r.get(partner), r.get(c))
+                if differs(comp, prin):
+                    cls = "mismatch"
+                    n_bad += not c.startswith("paper_")
+            cells.append({"text": findings.short(r.get(c), 160), "cls": cls})
+        rows.append(cells)
+    return {"id": t.get("id", ""), "source": t.get("source", ""), "columns": cols,
+            "rows": rows, "notes": list(t.get("notes", [])), "mismatches": n_bad,
+            "has_paper": any(c.startswith("paper_") for c in cols),
+            "error": t.get("error"), "raw_rows": t.get("rows", [])}
+
+
+def _figure(f: Mapping[str, Any], root: Path | None) -> dict[str, Any]:
+    src = None
+    if root is not None:
+        p = root / f["file"]
+        if p.is_file():
+            src = "data:image/png;base64," + base64.b64encode(p.read_bytes()).decode("ascii")
+    return {"file": f["file"], "caption": f["caption"], "src": src}
+
+
+def view(report: Mapping[str, Any], figures_root: Path | None = None) -> dict[str, Any]:
+    """Everything both templates show, computed once from the report dictionary."""
+    rows = findings.findings(report)
+    sev = {r["id"]: r for r in rows}
+    ledger = []
+    for c in report.get("claims", []):
+        f = sev.get(c["id"])
+        ledger.append({"id": c["id"], "anchor": findings.anchor(c["id"]),
+                       "seed": findings.seed_of(c["id"]), "status": c["status"],
+                       "severity": f["severity"] if f else "",
+                       "method": c.get("method") or "", "source": c.get("source", ""),
+                       "statement": c.get("statement", ""),
+                       "value": findings.short(c.get("value"), 60),
+                       "counterexample": findings.short(c.get("counterexample"), 300),
+                       "notes": c.get("notes") or []})
+    sections = []
+    for sec in report.get("sections", []):
+        sections.append({**sec, "results_view": [table_view(t) for t in sec.get("results", [])],
+                         "figures_view": [_figure(f, figures_root)
+                                          for f in sec.get("figures", [])]})
+    tables = [{**table_view(t), "id": tid} for tid, t in report.get("tables", {}).items()]
+    s = report["summary"]
+    return {
+        "r": report, "s": s, "status_order": STATUS_ORDER,
+        "findings": rows, "groups": findings.grouped(rows),
+        "derived_kinds": any(r["derived"] for r in rows), "fallback_rule": findings.FALLBACK_RULE,
+        "failed": findings.failed_guarantees(report),
+        "banner": findings.data_banner(report), "key": findings.paper_key(),
+        "recommendations": recommend.recommendations(report),
+        "errata": errata.from_report(report),
+        "sections": sections, "ledger": ledger, "tables": tables,
+        "audit_columns": AUDIT_COLUMNS, "mismatch_rule": MISMATCH_RULE,
+        "seeds": sorted({x["seed"] for x in ledger}),
+        "severities": [g["severity"] for g in findings.grouped(rows)],
+    }
 
 
 def to_markdown(report: Mapping[str, Any]) -> str:
-    s = report["summary"]
-    out = ["# privlab verification report",
-           "",
-           f"privlab {report['privlab_version']} · seed {report['seed']} · "
-           f"{'quick' if report['quick'] else 'full'} run · generated {report['generated']} · "
-           f"{report['seconds']:.1f} s",
-           "",
-           f"**Verdict: {'all privlab guarantees hold' if s['ok'] else 'SOME GUARANTEES FAIL'}** "
-           f"({s['guarantees_holding']}/{s['guarantees']} guarantees hold).  Seed claims: "
-           + ", ".join(f"{s['claims'].get(k, 0)} {k}" for k in STATUS_ORDER) + ".",
-           "",
-           "A *refuted* claim is a finding about a paper, not a failure of privlab; "
-           "the guarantees below are what privlab itself promises.", ""]
-    failing = [g for g in report["guarantees"] if not g["holds"]]
-    if failing:
-        out += ["## Failing guarantees", ""]
-        out += [f"- ✗ {g['description']}" for g in failing] + [""]
-    out += ["## Contents", ""]
-    out += [f"- [{sec['title']}](#{sec['id']})" for sec in report["sections"]]
-    out += ["- [Claim ledger](#claim-ledger)", "- [Reproduced tables](#reproduced-tables)", ""]
-    for sec in report["sections"]:
-        out += [f'<a id="{sec["id"]}"></a>', "", f"## {sec['title']}", "",
-                sec["summary"].strip(), "",
-                f"*{len(sec['guarantees'])} guarantees, "
-                f"{'all hold' if sec['ok'] else 'SOME FAIL'}; {sec['seconds']:.1f} s.*", ""]
-        for g in sec["guarantees"]:
-            out.append(f"- {'✓' if g['holds'] else '✗'} {g['description']}")
-        out.append("")
-        if sec["audits"]:
-            out += ["**Audits** (empirical lower bound on ε, "
-                    f"{sec['audits'][0]['confidence']:.0%} confidence):", "",
-                    md_table(sec["audits"], AUDIT_COLUMNS), ""]
-        for t in sec["results"]:
-            out += [f"**{t['id']}** — {t['source']}", "", md_table(t["rows"], t["columns"]), ""]
-            out += [f"> {n}" for n in t["notes"]] + ([""] if t["notes"] else [])
-        for f in sec["figures"]:
-            out += [f"![{f['caption']}]({f['file']})", "", f"*{f['caption']}*", ""]
-        for c in sec["certificates"]:
-            what = c.get("guarantee", c.get("certified_epsilon", "no stated guarantee"))
-            out += [f"Certificate: `{c.get('mechanism', '?')}` "
-                    f"{json.dumps(c.get('parameters', {}), default=str)} → {what} — "
-                    f"{'holds' if c.get('holds') else 'DOES NOT HOLD'}", ""]
-    out += ['<a id="claim-ledger"></a>', "", "## Claim ledger", "",
-            md_table([{**c, "statement": c["statement"]} for c in report["claims"]],
-                     ("id", "status", "method", "source", "statement", "seconds")), ""]
-    out += ["### Refuted claims and their counterexamples", ""]
-    for c in report["claims"]:
-        if c["status"] == "refuted":
-            out += [f"- **{c['id']}** ({c['source']}): {c['statement']}",
-                    f"  - counterexample: `{_cell(c['counterexample'], 400)}`"]
-            out += [f"  - note: {n}" for n in c["notes"]]
-    out += ["", '<a id="reproduced-tables"></a>', "", "## Reproduced tables", "",
-            "Columns `paper_<x>` hold the number the paper printed; the column beside it the "
-            "value privlab computed.", ""]
-    for tid, t in report["tables"].items():
-        if "error" in t:
-            out += [f"### {tid}", "", f"could not be computed: {t['error']}", ""]
-            continue
-        out += [f"### {tid}", "", t["source"], "", md_table(t["rows"], t["columns"]), ""]
-        out += [f"> {n}" for n in t["notes"]] + [""]
-    return "\n".join(out) + "\n"
+    return template("report.md.j2").render(**view(report, None))
 
 
-CSS = """body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;
-line-height:1.45;color:#222}table{border-collapse:collapse;margin:.5em 0 1em;font-size:.85em}
-td,th{border:1px solid #ccc;padding:.2em .5em;vertical-align:top}th{background:#f3f3f3}
-.ok{color:#176b2c}.bad{color:#b00020;font-weight:bold}img{max-width:100%}
-.verified{background:#e3f6e6}.confirmed{background:#eef6ff}.refuted{background:#fde7e9}
-.inconclusive{background:#fff6dd}code{font-size:.85em}"""
+def to_html(report: Mapping[str, Any], figures_root: Path | None = None) -> str:
+    """One self-contained page; figures are read from ``figures_root`` and embedded."""
+    return template("report.html.j2").render(**view(report, figures_root))
 
 
-def _html_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str],
-                row_class: str | None = None) -> str:
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
-    body = []
-    for r in rows:
-        cls = f' class="{html.escape(str(r.get(row_class)))}"' if row_class else ""
-        body.append(f"<tr{cls}>" + "".join(
-            f"<td>{html.escape(_cell(r.get(c), 160))}</td>" for c in columns) + "</tr>")
-    return f"<table><tr>{head}</tr>{''.join(body)}</table>"
+def md_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str]) -> str:
+    """A Markdown table (kept for callers outside the report)."""
+    from privlab.report.richtext import md_cell
 
-
-def _md_inline(text: str) -> str:
-    """Minimal Markdown for section summaries: paragraphs, `code`, **bold**, bullet lines."""
-    import re
-
-    parts = []
-    for para in text.strip().split("\n\n"):
-        esc = html.escape(para)
-        esc = re.sub(r"`([^`]+)`", r"<code>\1</code>", esc)
-        esc = re.sub(r"\*\*([^*]+)\*\*", r"<b>\1</b>", esc)
-        lines = esc.splitlines()
-        if lines and all(ln.lstrip().startswith("- ") for ln in lines):
-            parts.append("<ul>" + "".join(f"<li>{ln.lstrip()[2:]}</li>" for ln in lines)
-                         + "</ul>")
-        else:
-            parts.append(f"<p>{' '.join(lines)}</p>")
-    return "".join(parts)
-
-
-def to_html(report: Mapping[str, Any]) -> str:
-    s = report["summary"]
-    verdict = ('<span class="ok">all privlab guarantees hold</span>' if s["ok"]
-               else '<span class="bad">SOME GUARANTEES FAIL</span>')
-    out = [f"<!doctype html><html><head><meta charset='utf-8'><title>privlab report</title>"
-           f"<style>{CSS}</style></head><body>",
-           "<h1>privlab verification report</h1>",
-           f"<p>privlab {html.escape(report['privlab_version'])} · seed {report['seed']} · "
-           f"{'quick' if report['quick'] else 'full'} run · {html.escape(report['generated'])} · "
-           f"{report['seconds']:.1f} s</p>",
-           f"<p><b>Verdict:</b> {verdict} ({s['guarantees_holding']}/{s['guarantees']}). "
-           "Seed claims: " + ", ".join(f"{s['claims'].get(k, 0)} {k}" for k in STATUS_ORDER)
-           + ". A refuted claim is a finding about a paper, not a failure of privlab.</p>",
-           "<ul>" + "".join(f"<li><a href='#{sec['id']}'>{html.escape(sec['title'])}</a></li>"
-                            for sec in report["sections"])
-           + "<li><a href='#claim-ledger'>Claim ledger</a></li>"
-             "<li><a href='#reproduced-tables'>Reproduced tables</a></li></ul>"]
-    for sec in report["sections"]:
-        out += [f"<h2 id='{sec['id']}'>{html.escape(sec['title'])}</h2>",
-                _md_inline(sec["summary"]), "<ul>"]
-        out += [f"<li class='{'ok' if g['holds'] else 'bad'}'>{'✓' if g['holds'] else '✗'} "
-                f"{html.escape(g['description'])}</li>" for g in sec["guarantees"]]
-        out.append("</ul>")
-        if sec["audits"]:
-            out += ["<h3>Audits</h3>", _html_table(sec["audits"], AUDIT_COLUMNS)]
-        for t in sec["results"]:
-            out += [f"<h3>{html.escape(t['id'])}</h3><p>{html.escape(t['source'])}</p>",
-                    _html_table(t["rows"], t["columns"])]
-            out += [f"<p><i>{html.escape(n)}</i></p>" for n in t["notes"]]
-        for f in sec["figures"]:
-            out.append(f"<figure><img src='{html.escape(f['file'])}' "
-                       f"alt='{html.escape(f['caption'])}'><figcaption>"
-                       f"{html.escape(f['caption'])}</figcaption></figure>")
-    out += ["<h2 id='claim-ledger'>Claim ledger</h2>",
-            _html_table(report["claims"], ("id", "status", "method", "source", "statement",
-                                           "counterexample", "seconds"), row_class="status"),
-            "<h2 id='reproduced-tables'>Reproduced tables</h2>"]
-    for tid, t in report["tables"].items():
-        out.append(f"<h3>{html.escape(tid)}</h3>")
-        if "error" in t:
-            out.append(f"<p class='bad'>could not be computed: {html.escape(t['error'])}</p>")
-            continue
-        out += [f"<p>{html.escape(t['source'])}</p>", _html_table(t["rows"], t["columns"])]
-        out += [f"<p><i>{html.escape(n)}</i></p>" for n in t["notes"]]
-    out.append("</body></html>")
-    return "\n".join(out)
+    head = "| " + " | ".join(columns) + " |"
+    sep = "|" + "|".join("---" for _ in columns) + "|"
+    body = ["| " + " | ".join(md_cell(findings.short(r.get(c), 90)) for c in columns) + " |"
+            for r in rows]
+    return "\n".join([head, sep, *body])
 
 
 def summarise(claims: Sequence[Mapping[str, Any]],
               guarantees: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     counts = Counter(c["status"] for c in claims)
     holding = sum(bool(g["holds"]) for g in guarantees)
+    keys = list(STATUS_ORDER) + sorted(set(counts) - set(STATUS_ORDER))
     return {"ok": holding == len(guarantees), "guarantees": len(guarantees),
             "guarantees_holding": holding,
-            "claims": {k: counts.get(k, 0) for k in STATUS_ORDER}}
+            "claims": {k: counts.get(k, 0) for k in keys}}
 
 
 def write(report: Mapping[str, Any], out_dir: Path) -> dict[str, Path]:
-    """Write report.json, report.md and report.html into ``out_dir`` (atomically each)."""
+    """Write report.json, report.md and report.html into ``out_dir`` (atomically each); the
+    figures already under ``out_dir/figures`` are embedded into the HTML."""
+    out_dir = Path(out_dir)
     return {"json": atomic_write_json(out_dir / "report.json", report),
             "md": atomic_write_text(out_dir / "report.md", to_markdown(report)),
-            "html": atomic_write_text(out_dir / "report.html", to_html(report))}
+            "html": atomic_write_text(out_dir / "report.html", to_html(report, out_dir))}
