@@ -124,7 +124,11 @@ def test_to_dict_matches_design_and_is_json():
                 "verdict"):
         assert key in d
     assert d["verdict"] in ("consistent", "violation")
-    assert d["false_alarm_rate"] == pytest.approx(0.05)
+    # violations are confirmed at 1 - alpha/10 by default: that is the false-alarm rate
+    assert d["confirm_confidence"] == pytest.approx(0.995)
+    assert d["false_alarm_rate"] == pytest.approx(0.005)
+    assert audit_mechanism(Laplace(epsilon=1.0), samples=20_000, rng=0,
+                           confirm=False).false_alarm_rate == pytest.approx(0.05)
     assert d["mechanism"].startswith("laplace")
     json.dumps(d, allow_nan=False)
 

@@ -99,6 +99,10 @@ OBJECTIVES = ("epsilon", "delta")
 BOUND_METHODS = ("bonferroni", "joint")
 SELECTION_FRACTION = {"epsilon": 0.3, "delta": 0.1}
 SELECT_LEVEL = 0.05
+CONFIRM_FACTOR = 10
+"""Default confirmation level: α / CONFIRM_FACTOR (α = 1 − confidence)."""
+CONFIRM_GROWTH = 4
+"""The second confirmation stage draws CONFIRM_GROWTH times the first one's samples."""
 
 __all__ = ["AuditResult", "audit_pair"]
 
@@ -139,16 +143,34 @@ class AuditResult:
     """Per input pair: {"inputs": [a, b], "epsilon_lower_bound": …} (audit_mechanism)."""
     objective: str = "epsilon"
     features: tuple[str, ...] = ()
+    certified_epsilon: float | None = None
+    """The ε a certificate of the lab establishes for the audited configuration, reported
+    beside the claim (the verdict is about ``claimed_epsilon``, the user's claim)."""
+    confirm_confidence: float | None = None
+    """Confidence of the confirmation step (None: violations are not confirmed)."""
+    confirmation: Mapping[str, Any] | None = None
+    """The replay of the selected event on fresh samples at ``confirm_confidence`` (only run
+    when the screening bound exceeds the claim): counts, bounds and its verdict."""
+    event_class: str = "law"
+    """"law" (an event of the output values: unions of intervals of a feature) or
+    "implementation" (bit patterns, lattice residues or exact values seen under one side only:
+    an event of the floating-point / fixed-point implementation)."""
 
     @property
     def false_alarm_rate(self) -> float:
-        """Upper bound on P(verdict == "violation") for a mechanism meeting its claim."""
+        """Upper bound on P(verdict == "violation") for a mechanism meeting its claim: the
+        confirmation's error when violations are confirmed, else 1 − ``confidence``."""
+        if self.confirm_confidence is not None:
+            return 1.0 - self.confirm_confidence
         return 1.0 - self.confidence
 
     def to_dict(self) -> dict[str, Any]:
         """The ``audits`` entry of report.json (DESIGN.md §4) plus the evidence."""
         return jsonable({
             "mechanism": self.mechanism, "epsilon_claimed": self.claimed_epsilon,
+            "claimed_epsilon": self.claimed_epsilon, "certified_epsilon": self.certified_epsilon,
+            "confirm_confidence": self.confirm_confidence, "confirmation": self.confirmation,
+            "event_class": self.event_class,
             "epsilon_lower_bound": self.epsilon_lower_bound, "confidence": self.confidence,
             "samples": self.samples, "verdict": self.verdict, "delta": self.delta,
             "delta_lower_bound": self.delta_lower_bound, "objective": self.objective,
@@ -244,7 +266,9 @@ def audit_pair(sample_a: Sampler, sample_b: Sampler, *, samples: int, confidence
                workers: int | None = 1, scheduler: Any = None,
                spec: Mapping[str, Any] | None = None,
                progress: Progress | None = None,
-               bar: Callable[[int], Any] | None = None) -> AuditResult:
+               bar: Callable[[int], Any] | None = None, confirm: bool = True,
+               confirm_confidence: float | None = None,
+               confirm_samples: int | None = None) -> AuditResult:
     """Lower-bound the privacy loss between two output distributions (module docstring).
 
     ``sample_a(n, rng)`` / ``sample_b(n, rng)`` return n outputs of the mechanism on the two
@@ -259,6 +283,14 @@ def audit_pair(sample_a: Sampler, sample_b: Sampler, *, samples: int, confidence
     (None: all cores) or a Dask ``scheduler`` address: the same ``rng`` seed and ``chunk`` give
     the identical result for any number of workers.  ``progress`` receives phase messages;
     ``bar`` the number of outputs drawn after each block (e.g. ``tqdm.update``).
+
+    Confirmation (``confirm``, default on): when the bound exceeds the claim, the selected
+    event is counted again on ``confirm_samples`` fresh outputs per side (default: the
+    estimation size) and bounded at error α_c/2, α_c = 1 − ``confirm_confidence`` (default
+    α/10, stricter than ``confidence``); when that is not a violation, once more on
+    ``CONFIRM_GROWTH`` times as many fresh outputs at α_c/2 (rare events need more).  The
+    verdict is "violation" only if a stage is one, so a mechanism meeting its claim is reported
+    as violating it with probability ≤ α_c/2 + α_c/2 = 1 − confirm_confidence.
     """
     t0 = time.perf_counter()
     v.one_of("objective", objective, OBJECTIVES)
@@ -281,10 +313,14 @@ def audit_pair(sample_a: Sampler, sample_b: Sampler, *, samples: int, confidence
     say = progress or (lambda _m: None)
     alpha = 1.0 - conf
     c = math.exp(eps) if eps is not None else 1.0
-    # streams: pilot a/b, selection half 1 a/b, selection half 2 a/b, estimation a/b
-    seqs = _children(rng, 8)
+    # streams: pilot a/b, selection half 1 a/b, selection half 2 a/b, estimation a/b,
+    # confirmation stage 1 a/b, stage 2 a/b
+    seqs = _children(rng, 12)
     n_sel = min(n - 2, max(2, math.ceil(frac * n)))
     n_est = n - n_sel
+    c_conf = _confirm_level(confirm, confirm_confidence, conf)
+    n_conf = n_est if confirm_samples is None else \
+        v.positive_int("confirm_samples", confirm_samples)
     n_h1 = (n_sel + 1) // 2
     n_pil = min(n_h1, PILOT_MAX)
 
@@ -322,10 +358,29 @@ def audit_pair(sample_a: Sampler, sample_b: Sampler, *, samples: int, confidence
         # 3. estimation on fresh, independent streams (chosen feature only)
         ka = int(run.histograms("a", n_est, seqs[6], [feats[fi]], [part.edges])[0][mask].sum())
         kb = int(run.histograms("b", n_est, seqs[7], [feats[fi]], [part.edges])[0][mask].sum())
-    cex, res = _bounds(ka, kb, n_est, alpha, dl, eps, forward, objective, method)
+        cex, res = _bounds(ka, kb, n_est, alpha, dl, eps, forward, objective, method)
+        confirmation: dict[str, Any] | None = None
+        if c_conf is not None and res["verdict"] == "violation":
+            # 4. confirmation: the same fixed event on fresh streams, at a stricter level, in
+            # at most two stages (n_conf, then CONFIRM_GROWTH·n_conf) at half the error each
+            stages: list[dict[str, Any]] = []
+            for st, m in enumerate((n_conf, CONFIRM_GROWTH * n_conf)):
+                say(f"{name}: confirming the violation on {m}/side (stage {st + 1})")
+                counts = [int(run.histograms(side, m, seqs[8 + 2 * st + k], [feats[fi]],
+                                             [part.edges])[0][mask].sum())
+                          for k, side in enumerate("ab")]
+                c2, r2 = _bounds(counts[0], counts[1], m, (1.0 - c_conf) / 2, dl, eps,
+                                 forward, objective, method)
+                stages.append({**c2, "samples": m, "verdict": r2["verdict"]})
+                if r2["verdict"] == "violation":
+                    break
+            confirmation = {**stages[-1], "confidence": c_conf, "stages": stages,
+                            "samples_total": sum(s["samples"] for s in stages)}
+            res["verdict"] = stages[-1]["verdict"]
     cex.update({
         "neighbours": list(neighbours) if neighbours is not None else ["a", "b"],
         "feature": feats[fi], "event": ev.describe(cands, j, part),
+        "event_class": ft.event_class(feats[fi]),
         "selection_score": sel_score, "objective": objective, "confidence": conf,
         "claimed_epsilon": eps, "delta": dl, "float_bits": bool(float_bits),
         "spec": dict(spec) if spec is not None else None})
@@ -337,7 +392,24 @@ def audit_pair(sample_a: Sampler, sample_b: Sampler, *, samples: int, confidence
                        verdict=res["verdict"], structural_leak=res["leak"],
                        counterexample=jsonable(cex), selection_samples=n_sel,
                        estimation_samples=n_est, candidates=n_cands, objective=objective,
-                       features=tuple(feats))
+                       features=tuple(feats), confirm_confidence=c_conf,
+                       event_class=ft.event_class(feats[fi]),
+                       confirmation=jsonable(confirmation) if confirmation else None)
+
+
+def _confirm_level(confirm: Any, confirm_confidence: Any, conf: float) -> float | None:
+    """The confirmation step's confidence (None: no confirmation)."""
+    if not isinstance(confirm, bool):
+        raise InvalidParameter(f"confirm={confirm!r} must be True or False")
+    if not confirm:
+        return None
+    if confirm_confidence is None:
+        return 1.0 - (1.0 - conf) / CONFIRM_FACTOR
+    c = v.in_open("confirm_confidence", confirm_confidence, 0.0, 1.0)
+    if c < conf:
+        raise InvalidParameter(f"confirm_confidence={confirm_confidence!r} must be >= "
+                               f"confidence={conf!r} (the confirmation is the stricter test)")
+    return c
 
 
 def _bounds(ka: int, kb: int, n_est: int, alpha: float, dl: float, eps: float | None,

@@ -48,6 +48,15 @@ _COORD = re.compile(r"^x\[(\d+)\]$")
 _USER = re.compile(r"^user\[(\d+)\]$")
 _LOW = re.compile(r"^lowbits\((.+)\)$")
 _PROJ = re.compile(r"^proj\[([-0-9.,e]+)\]$")
+_RES = re.compile(r"^resid\[([-0-9.e+]+)\]\((.+)\)$")
+IMPLEMENTATION = ("lowbits(", "resid[")
+"""Prefixes of the features whose events belong to the implementation (bit patterns, lattice
+residues), not to the law of the output values."""
+
+
+def event_class(name: str) -> str:
+    """"implementation" for bit-pattern / lattice-residue features, else "law"."""
+    return "implementation" if name.startswith(IMPLEMENTATION) else "law"
 
 
 def check_batch(out: Any, name: str, n: int) -> NDArray[Any]:
@@ -95,8 +104,18 @@ def default_features(batch: NDArray[Any], *, float_bits: bool = False,
             names += _projection(batch, other)
             if batch.dtype.kind in "biu" or np.array_equal(batch, np.round(batch)):
                 names.append("pattern")
-    if float_bits and batch.dtype.kind == "f":
-        names += [f"lowbits({x})" for x in names if x in ("value", "x[0]", "sum", "max")]
+    base = [x for x in names if x in ("value", "x[0]", "sum", "max")]
+    own = [x for x in base if x in ("value", "x[0]")]
+    coarse = batch.dtype.kind in "biu" or (batch.dtype.kind == "f" and batch.dtype.itemsize < 8)
+    if float_bits and batch.dtype.kind == "f" and batch.dtype.itemsize == 8:
+        names += [f"lowbits({x})" for x in base]
+    elif coarse:  # support events of a coarse grid: part of the default search
+        names += [f"lowbits({x})" for x in own]
+    if other is not None:
+        for x in own:
+            g = lattice_spacing(compute(x, batch), compute(x, other))
+            if g is not None:
+                names.append(f"resid[{g!r}]({x})")
     return tuple(names)
 
 
@@ -124,21 +143,88 @@ def _pattern(batch: NDArray[Any]) -> NDArray[np.float64]:
     return (h >> np.uint64(11)).astype(np.float64)  # < 2^53: exact as a float
 
 
+_FLOAT_LAYOUT = {2: (np.uint16, 10, 0x1F, 15), 4: (np.uint32, 23, 0xFF, 127),
+                 8: (np.uint64, 52, 0x7FF, 1023)}
+"""bytes -> (unsigned view, mantissa bits, exponent mask, bias) of IEEE float16/32/64."""
+
+
 def lowbits(x: NDArray[Any]) -> NDArray[np.float64]:
-    """Category (sign, exponent, low ``LOW_BITS`` mantissa bits) of each double in ``x``."""
-    bits = np.ascontiguousarray(np.asarray(x, dtype=np.float64)).view(np.uint64)
-    sign = (bits >> np.uint64(63)).astype(np.int64)
-    expo = ((bits >> np.uint64(52)) & np.uint64(0x7FF)).astype(np.int64)
-    low = (bits & np.uint64((1 << LOW_BITS) - 1)).astype(np.int64)
-    code = ((expo - 1023) * 2 + sign) * (1 << LOW_BITS) + low
+    """Category (sign, binary exponent, low ``LOW_BITS`` bits) of each output in ``x``, read in
+    the output's *own* dtype: float16/32/64 bit layouts, and for integers (any width, beyond
+    2^53 without loss) the sign, bit length and low bits of the exact value."""
+    arr = np.asarray(x)
+    low_mask = (1 << LOW_BITS) - 1
+    if arr.dtype.kind in "biu":
+        if arr.dtype.kind == "u":
+            sign, mag = np.zeros(arr.shape, np.int64), arr.astype(np.uint64)
+        else:
+            ints = arr.astype(np.int64)
+            sign = (ints < 0).astype(np.int64)
+            # |x| as uint64, exact also for the most negative int64
+            mag = np.where(ints < 0, (~ints.view(np.uint64)) + np.uint64(1), ints.view(np.uint64))
+        e = np.minimum(np.frexp(mag.astype(np.float64))[1], 64).astype(np.int64)  # ± 1 off
+        top = np.left_shift(np.uint64(1), np.maximum(e - 1, 0).astype(np.uint64))
+        blen = np.where(mag == 0, 0, np.where(top > mag, e - 1, e))  # exact bit length
+        low = (mag & np.uint64(low_mask)).astype(np.int64)
+        return ((blen * 2 + sign) * (1 << LOW_BITS) + low).astype(np.float64)
+    if arr.dtype.kind != "f" or arr.dtype.itemsize not in _FLOAT_LAYOUT:
+        arr = arr.astype(np.float64)
+    ui, mant, emask, bias = _FLOAT_LAYOUT[arr.dtype.itemsize]
+    bits = np.ascontiguousarray(arr).view(ui).astype(np.uint64)
+    width = 8 * arr.dtype.itemsize
+    sign = (bits >> np.uint64(width - 1)).astype(np.int64)
+    expo = ((bits >> np.uint64(mant)) & np.uint64(emask)).astype(np.int64)
+    low = (bits & np.uint64(low_mask)).astype(np.int64)
+    code = ((expo - bias) * 2 + sign) * (1 << LOW_BITS) + low
     return code.astype(np.float64)
+
+
+def _raw(name: str, batch: NDArray[Any]) -> NDArray[Any] | None:
+    """The output column of feature ``name`` in its own dtype (None: a derived feature)."""
+    if name == "value" and batch.ndim == 1:
+        return batch
+    m = _COORD.match(name)
+    if m and batch.ndim == 2 and int(m.group(1)) < batch.shape[1]:
+        return batch[:, int(m.group(1))]
+    return None
+
+
+def lattice_spacing(x: NDArray[Any], y: NDArray[Any]) -> float | None:
+    """A spacing g > 0 such that every pilot output of each side lies on its own lattice
+    r + gℤ (None when the outputs are not on a common-spacing lattice, or both sides share the
+    lattice's offset so residues carry no information beyond the law)."""
+    gs = []
+    for z in (x, y):
+        u = np.unique(np.asarray(z, dtype=np.float64))
+        if u.size < 3 or u.size > z.size // 4:
+            return None
+        d = np.diff(u)
+        g = float(d.min())
+        if g <= 0 or not np.allclose(d / g, np.round(d / g), rtol=0, atol=1e-6):
+            return None
+        gs.append(g)
+    g = min(gs)
+    if not np.isclose(max(gs) / g, round(max(gs) / g), atol=1e-6):
+        return None
+    return g
+
+
+def residue(x: NDArray[Any], g: float) -> NDArray[np.float64]:
+    """(x / g) mod 1, rounded to 6 decimals: the offset of x on the lattice gℤ."""
+    r = np.mod(np.asarray(x, dtype=np.float64) / g, 1.0)
+    r = np.round(r, 6)
+    return np.where(r >= 1.0, 0.0, r)
 
 
 def compute(name: str, batch: NDArray[Any], user: FeatureMap | None = None) -> NDArray[np.float64]:
     """Feature ``name`` of every output in ``batch`` (shape (n,))."""
     m = _LOW.match(name)
     if m:
-        return lowbits(compute(m.group(1), batch, user))
+        raw = _raw(m.group(1), batch)
+        return lowbits(raw if raw is not None else compute(m.group(1), batch, user))
+    m = _RES.match(name)
+    if m:
+        return residue(compute(m.group(2), batch, user), float(m.group(1)))
     m = _USER.match(name)
     if m:
         if user is None:

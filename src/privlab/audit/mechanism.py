@@ -96,7 +96,9 @@ def audit_mechanism(mechanism: Any, *, samples: int, confidence: float = 0.95,
                     objective: str = "epsilon", float_bits: bool | None = None,
                     workers: int | None = 1, scheduler: Any = None,
                     progress: Callable[[str], Any] | None = None,
-                    bar: Callable[[int], Any] | None = None) -> AuditResult:
+                    bar: Callable[[int], Any] | None = None, confirm: bool = True,
+                    confirm_confidence: float | None = None,
+                    confirm_samples: int | None = None) -> AuditResult:
     """Audit ``mechanism`` on neighbouring inputs (module docstring).
 
     Default pair: the mechanism's ``pairs`` (controls) or f(D) = 0 vs f(D') = Δ (additive
@@ -140,21 +142,28 @@ def audit_mechanism(mechanism: Any, *, samples: int, confidence: float = 0.95,
         n_pilot = max(MIN_SAMPLES, samples // 20)
         for (a, b), g in zip(pairs, _children(root[1], len(pairs)), strict=True):
             r = _audit_pair(_sampler(mechanism, a), _sampler(mechanism, b), samples=n_pilot,
-                            confidence=conf, claimed_epsilon=claim, rng=g, name=label, **kw)
+                            confidence=conf, claimed_epsilon=claim, rng=g, name=label,
+                            confirm=False, **kw)
             pilot.append({"inputs": [a, b], "pilot_bound": r.epsilon_lower_bound
                           if objective == "epsilon" else r.delta_lower_bound})
         best = max(range(len(pairs)), key=lambda i: pilot[i]["pilot_bound"])
         pairs = [pairs[best]]
     conf_each = 1.0 - (1.0 - conf) / len(pairs)
+    if confirm and confirm_confidence is not None:  # the union bound covers confirmation too
+        v.in_open("confirm_confidence", confirm_confidence, 0.0, 1.0)
+        confirm_confidence = 1.0 - (1.0 - float(confirm_confidence)) / len(pairs)
     results = []
     for (a, b), g in zip(pairs, _children(root[2], len(pairs)), strict=True):
         results.append(_audit_pair(_sampler(mechanism, a), _sampler(mechanism, b),
                                    samples=samples, confidence=conf_each, claimed_epsilon=claim,
                                    rng=g, name=label, neighbours=[a, b], spec=spec,
-                                   progress=progress, **kw))
+                                   progress=progress, confirm=confirm,
+                                   confirm_confidence=confirm_confidence,
+                                   confirm_samples=confirm_samples, **kw))
     key = (lambda r: r.delta_lower_bound) if objective == "delta" else \
         (lambda r: r.epsilon_lower_bound)
-    best_r = max(results, key=key)
+    confirmed = [r for r in results if r.verdict == "violation"]
+    best_r = max(confirmed or results, key=key)  # a confirmed violation is the witness
     verdicts = [r.verdict for r in results]
     verdict = None if claim is None else ("violation" if "violation" in verdicts
                                           else "consistent")
@@ -162,8 +171,11 @@ def audit_mechanism(mechanism: Any, *, samples: int, confidence: float = 0.95,
                   "delta_lower_bound": r.delta_lower_bound, "confidence": r.confidence,
                   "structural_leak": r.structural_leak}
                  for (a, b), r in zip(pairs, results, strict=True))
+    c_conf = None if best_r.confirm_confidence is None else \
+        1.0 - (1.0 - best_r.confirm_confidence) * len(pairs)
     return attrs.evolve(
-        best_r, confidence=conf, seconds=time.perf_counter() - t0, verdict=verdict,
+        best_r, confidence=conf, confirm_confidence=c_conf,
+        seconds=time.perf_counter() - t0, verdict=verdict,
         structural_leak=any(r.structural_leak for r in results),
         delta_lower_bound=max(r.delta_lower_bound for r in results),
         pairs=rows + tuple({"searched": p} for p in pilot))

@@ -39,8 +39,9 @@ def lr_feature(mech: Any, x0: Sequence[float], x1: Sequence[float], *,
 def audit_shift(mech: Any, x0: Sequence[float], x1: Sequence[float], *, samples: int,
                 claimed_epsilon: float | None = None, confidence: float = 0.95,
                 rng: RngLike = None, digits: int | None = 9, name: str | None = None,
-                progress: Any = None) -> AuditResult:
-    """Audit additive ℝ^d noise ``mech`` (``sample(n, rng=)``, ``logpdf``) on x0 vs x1."""
+                progress: Any = None, **kw: Any) -> AuditResult:
+    """Audit additive ℝ^d noise ``mech`` (``sample(n, rng=)``, ``logpdf``) on x0 vs x1
+    (other keywords, e.g. ``confirm_confidence``, go to :func:`audit_pair`)."""
     a, b = np.asarray(x0, dtype=float), np.asarray(x1, dtype=float)
     f = lr_feature(mech, a, b, digits=digits)
     return audit_pair(lambda n, g: f(a + mech.sample(n, rng=g)),
@@ -48,4 +49,4 @@ def audit_shift(mech: Any, x0: Sequence[float], x1: Sequence[float], *, samples:
                       claimed_epsilon=(float(mech.epsilon) if claimed_epsilon is None
                                        else claimed_epsilon),
                       confidence=confidence, rng=rng, name=name or str(mech.name),
-                      neighbours=[a.tolist(), b.tolist()], progress=progress)
+                      neighbours=[a.tolist(), b.tolist()], progress=progress, **kw)

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 import numpy as np
 
 from privlab.audit import AuditResult, audit_pair
 from privlab.mechanisms.releases.numerical import DPRelease
 from privlab.verify.releases.certificate import ReleaseConfig, leak_pair
 
-__all__ = ["adversarial_pair", "audit_dp_release", "release_features"]
+__all__ = ["adversarial_pair", "audit_dp_release", "certified_epsilon", "release_features"]
 
 
 def release_features(out: np.ndarray) -> np.ndarray:
@@ -48,10 +49,26 @@ def adversarial_pair(cfg: ReleaseConfig) -> tuple[np.ndarray, np.ndarray, str]:
     return x, xp, "record 0 moved from the lower to the upper domain corner"
 
 
-def audit_dp_release(cfg: ReleaseConfig, *, samples: int = 20000, rng: Any = None,
-                     confidence: float = 0.95) -> AuditResult:
-    """Audit one configuration on its adversarial pair (the certificate's ε is claimed)."""
+def certified_epsilon(cfg: ReleaseConfig) -> float | None:
+    """The ε the lab's certificate establishes for ``cfg`` (None: no finite ε)."""
     from privlab.verify.releases.certificate import certify_dp_release
+
+    cert = certify_dp_release(cfg.microaggregation, cfg.noise_scale, cfg.n, cfg.k, cfg.epsilon,
+                              cfg.attributes, cfg.noise, cfg.rows, cfg.neighbour)
+    return None if cert.certified_epsilon is None else float(cert.certified_epsilon)
+
+
+def audit_dp_release(cfg: ReleaseConfig, *, samples: int = 20000, rng: Any = None,
+                     confidence: float = 0.95, claimed_epsilon: float | None = None,
+                     **kw: Any) -> AuditResult:
+    """Audit one configuration on its adversarial pair.
+
+    The claim judged is ``claimed_epsilon``, by default the ε the user asked for
+    (``cfg.epsilon``), never silently the lab's certified ε: a configuration certified at
+    ε = 9 but run with ``epsilon=1`` is a violation as soon as the bound exceeds 1.  The
+    certificate's ε is reported beside it (``certified_epsilon``).  Other keywords go to
+    :func:`privlab.audit.audit_pair` (e.g. ``confirm_confidence``).
+    """
 
     x, xp, why = adversarial_pair(cfg)
     rel = DPRelease(microaggregation=cfg.microaggregation, k=cfg.k, epsilon=cfg.epsilon,
@@ -74,9 +91,8 @@ def audit_dp_release(cfg: ReleaseConfig, *, samples: int = 20000, rng: Any = Non
             return f
         return s
 
-    cert = certify_dp_release(cfg.microaggregation, cfg.noise_scale, cfg.n, cfg.k, cfg.epsilon,
-                              cfg.attributes, cfg.noise, cfg.rows, cfg.neighbour)
-    claimed = cfg.epsilon if cert.certified_epsilon is None else cert.certified_epsilon
-    return audit_pair(sampler(x), sampler(xp), samples=samples, confidence=confidence,
-                      claimed_epsilon=claimed, rng=rng, name=f"dp-release {why}",
-                      neighbours=[x.tolist(), xp.tolist()])
+    claimed = float(cfg.epsilon) if claimed_epsilon is None else float(claimed_epsilon)
+    res = audit_pair(sampler(x), sampler(xp), samples=samples, confidence=confidence,
+                     claimed_epsilon=claimed, rng=rng, name=f"dp-release {why}",
+                     neighbours=[x.tolist(), xp.tolist()], **kw)
+    return attrs.evolve(res, certified_epsilon=certified_epsilon(cfg))

@@ -12,14 +12,30 @@ and ``chunk`` matter.  Memory is O(chunk · d + cells) per worker, never O(n).
 Local workers use a ``fork`` process pool: the samplers live in a module global inherited by
 the children, so closures and lambdas work without pickling.  Dask (``scheduler=ADDRESS`` of a
 ``distributed`` scheduler, or a ``distributed.Client``) ships the samplers with cloudpickle.
+
+Samplers that ignore ``rng``.  Third-party code often draws from numpy's global ``RandomState``
+(``np.random.laplace``) or Python's ``random``; forked workers inherit identical global states,
+so their blocks would repeat.  Before each call of a sampler, :func:`draw` therefore seeds both
+global generators from the block's own stream (a grandchild of it, disjoint from every stream
+the auditor uses) and restores the caller's global state afterwards, so blocks are independent
+for any number of workers and privlab leaves no trace in the global state.  A sampler drawing
+from a generator of its *own* (created once, outside the call) still repeats across forked
+workers: every block's bytes are hashed, and two identical blocks whose content carries at least
+:data:`REPEAT_NATS` nats (block size × the Rényi-2 entropy of the block's histogram, a lower
+bound on the information of the exact outputs, so a chance repeat has probability
+≤ e^{-REPEAT_NATS}) stop the audit with an :class:`~privlab.errors.InvalidParameter` naming the
+sampler.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import multiprocessing
 import os
-from collections.abc import Callable, Sequence
+import random
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -33,6 +49,10 @@ Sampler = Callable[[int, np.random.Generator], Any]
 IntArray = NDArray[np.int64]
 
 _JOB: dict[str, Any] = {}
+GLOBAL_TAG = 0x5EED_0001
+"""Spawn-key suffix of the stream that seeds the global generators for one block."""
+REPEAT_NATS = 40.0
+"""Identical blocks carrying at least this much information (nats) are not a coincidence."""
 
 
 def root_seed(rng: Any) -> np.random.SeedSequence:
@@ -61,29 +81,73 @@ def check_workers(workers: Any) -> int:
     return v.positive_int("workers", workers)
 
 
+@contextmanager
+def seeded_globals(seq: np.random.SeedSequence) -> Iterator[None]:
+    """Seed numpy's global RandomState and Python's ``random`` from a stream derived from
+    ``seq`` for the duration of the block; restore the caller's states afterwards."""
+    g = np.random.SeedSequence(seq.entropy, spawn_key=(*seq.spawn_key, GLOBAL_TAG),
+                               pool_size=seq.pool_size)
+    words = g.generate_state(8)
+    np_state, py_state = np.random.get_state(), random.getstate()  # noqa: NPY002
+    try:
+        np.random.seed(words[:4])  # noqa: NPY002 (the point: samplers that use it)
+        random.seed(int.from_bytes(words[4:].tobytes(), "little"))
+        yield
+    finally:
+        np.random.set_state(np_state)  # noqa: NPY002
+        random.setstate(py_state)
+
+
 def draw(sampler: Sampler, name: str, n: int, seq: np.random.SeedSequence) -> NDArray[Any]:
-    """One validated batch of n outputs from the stream ``seq``."""
-    return ft.check_batch(sampler(n, np.random.default_rng(seq)), name, n)
+    """One validated batch of n outputs from the stream ``seq`` (the Generator passed to the
+    sampler and, for samplers that ignore it, the global generators: :func:`seeded_globals`)."""
+    with seeded_globals(seq):
+        out = sampler(n, np.random.default_rng(seq))
+    return ft.check_batch(out, name, n)
+
+
+def digest(batch: NDArray[Any]) -> str:
+    """A 128-bit hash of a batch's dtype, shape and bytes (exact-repeat detection)."""
+    arr = np.ascontiguousarray(batch)
+    h = hashlib.blake2b(digest_size=16)
+    h.update(f"{arr.dtype.str}{arr.shape}".encode())
+    h.update(arr.tobytes())
+    return h.hexdigest()
+
+
+def information(hists: Sequence[IntArray]) -> float:
+    """Lower bound (nats) on the information of a block: size × max over features of the
+    Rényi-2 entropy −log Σ p̂² of its histogram.  Coarsening never raises Rényi entropy, so
+    the exact outputs carry at least this much, and two independent blocks coincide with
+    probability ≤ exp(−information) (for the true law; p̂ estimates it)."""
+    best = 0.0
+    for h in hists:
+        tot = float(h.sum())
+        if tot <= 0:
+            continue
+        p = h[h > 0] / tot
+        best = max(best, -math.log(float(np.sum(p * p))))
+    return best * float(hists[0].sum()) if hists else 0.0
 
 
 def _block_hist(sampler: Sampler, name: str, size: int, seq: np.random.SeedSequence,
                 feats: Sequence[str], edges: Sequence[NDArray[np.float64]],
-                user: ft.FeatureMap | None) -> list[IntArray]:
+                user: ft.FeatureMap | None) -> tuple[list[IntArray], str]:
     batch = draw(sampler, name, size, seq)
     out = []
     for f, e in zip(feats, edges, strict=True):
         idx = np.searchsorted(e, ft.compute(f, batch, user), side="left")
         out.append(np.bincount(idx, minlength=e.size + 1).astype(np.int64))
-    return out
+    return out, digest(batch)
 
 
-def _pool_task(args: tuple[str, int, Any, Any, Any]) -> list[IntArray]:
+def _pool_task(args: tuple[str, int, Any, Any, Any]) -> tuple[list[IntArray], str]:
     side, size, seq, feats, edges = args
     return _block_hist(_JOB[side], f"sample_{side}", size, seq, feats, edges, _JOB["user"])
 
 
 def _dask_task(sampler: Sampler, name: str, size: int, seq: Any, feats: Any, edges: Any,
-               user: Any) -> list[IntArray]:
+               user: Any) -> tuple[list[IntArray], str]:
     return _block_hist(sampler, name, size, seq, feats, edges, user)
 
 
@@ -97,6 +161,8 @@ class Runner:
         self.tick = tick
         """Called with the number of outputs of each finished block (a progress bar)."""
         self.workers, self.scheduler = workers, scheduler
+        self._seen: dict[str, str] = {}
+        """Block digest -> "side phase-block" of every block drawn (repeat detection)."""
         self._pool: Any = None
         self._client: Any = None
 
@@ -136,15 +202,27 @@ class Runner:
             parts = self._pool.imap_unordered(_pool_task, jobs)
         else:
             parts = (_pool_task_local(self, j) for j in jobs)
-        for part in parts:
+        for part, dig in parts:
+            self._check_repeat(side, dig, part)
             for t, h in zip(tot, part, strict=True):
                 t += h
             if self.tick is not None:
                 self.tick(int(part[0].sum()))  # every output lies in exactly one cell
         return tot
 
+    def _check_repeat(self, side: str, dig: str, hists: Sequence[IntArray]) -> None:
+        key = f"{side}:{dig}"
+        if key in self._seen and information(hists) >= REPEAT_NATS:
+            raise InvalidParameter(
+                f"sample_{side}={self.samplers[side]!r} returned the same block of "
+                f"{int(hists[0].sum())} outputs from two independent random streams: its outputs "
+                f"are not independent across blocks (does it draw from a generator created once, "
+                f"outside the call, instead of the rng argument?); the audit would not be sound")
+        self._seen[key] = dig
 
-def _pool_task_local(runner: Runner, job: tuple[str, int, Any, Any, Any]) -> list[IntArray]:
+
+def _pool_task_local(runner: Runner, job: tuple[str, int, Any, Any,
+                                                Any]) -> tuple[list[IntArray], str]:
     side, size, seq, feats, edges = job
     return _block_hist(runner.samplers[side], f"sample_{side}", size, seq, feats, edges,
                        runner.user)

@@ -66,7 +66,8 @@ def truth(name: str, mech: Any, given: tuple[float, str] | None) -> tuple[float,
 
 def run(*, samples: int | None = None, rng: Any = 0, quick: bool = False,
         names: Sequence[str] | None = None, workers: int | None = 1, confidence: float = 0.95,
-        progress: Callable[[str], Any] | None = None) -> list[tuple[dict[str, Any],
+        progress: Callable[[str], Any] | None = None,
+        confirm_confidence: float | None = None) -> list[tuple[dict[str, Any],
                                                                      AuditResult]]:
     """Audit the suite; returns (row, AuditResult) per entry (rows as in :func:`run_suite`)."""
     n = v.positive_int("samples", samples) if samples is not None else \
@@ -88,7 +89,8 @@ def run(*, samples: int | None = None, rng: Any = 0, quick: bool = False,
         if progress:
             progress(f"suite [{i + 1}/{len(chosen)}] {name}")
         t0 = time.perf_counter()
-        r = audit_mechanism(mech, samples=n, rng=seq, confidence=confidence, workers=workers)
+        r = audit_mechanism(mech, samples=n, rng=seq, confidence=confidence, workers=workers,
+                            confirm_confidence=confirm_confidence)
         correct = true <= float(mech.epsilon) * (1 + 1e-9)
         expected = "consistent" if correct else "violation"
         cex = r.counterexample or {}

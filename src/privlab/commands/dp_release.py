@@ -114,11 +114,12 @@ def audit_dp_release(microaggregation: str, noise_scale: str, n: int, k: int, ep
     cfg = ReleaseConfig(microaggregation=microaggregation, noise_scale=noise_scale, n=n, k=k,
                         epsilon=epsilon, attributes=attributes or 1, noise=noise, rows=rows,
                         neighbour=neighbour)
-    r = run(cfg, samples=samples, rng=seed)
-    d = jsonable(r.to_dict()) if hasattr(r, "to_dict") else jsonable(r)
+    r = run(cfg, samples=samples, rng=seed)  # the claim judged is --epsilon, the user's
+    d = jsonable(r.to_dict())
+    cert = "none (ε = ∞)" if r.certified_epsilon is None else f"{r.certified_epsilon:g}"
     emit(d, fmt, lambda: (f"epsilon lower bound {r.epsilon_lower_bound:.4g} "
-                          f"(claimed {r.claimed_epsilon}); verdict {r.verdict}; structural "
-                          f"leak {r.structural_leak}"))
+                          f"(claimed {r.claimed_epsilon:g}, certified {cert}); verdict "
+                          f"{r.verdict}; structural leak {r.structural_leak}"))
     raise SystemExit(EXIT_FAILED if r.verdict == "violation" else EXIT_OK)
 
 

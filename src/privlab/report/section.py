@@ -23,6 +23,7 @@ from typing import Any
 import attrs
 import numpy as np
 
+from privlab.audit.budget import ErrorBudget
 from privlab.types import Table, jsonable
 
 
@@ -39,6 +40,9 @@ class Context:
     data_dir: Path | None = None
     figures_dir: Path = Path("figures")
     progress: Callable[[str], Any] = _ignore
+    audit_budget: ErrorBudget = attrs.field(factory=ErrorBudget)
+    """The run's family-wise error budget (:mod:`privlab.audit.budget`): every guaranteed audit
+    confirms a violation at ``audit_budget.confirm_confidence`` before reporting it."""
 
     def rng(self, name: str) -> np.random.Generator:
         """An independent, reproducible stream per (seed, name): sections never share state."""
@@ -115,6 +119,7 @@ def audit_entry(result: Any, *, control: bool, guarantee: str | None = None) -> 
     """An ``audits`` entry and its guarantee: a correct mechanism must come out "consistent", a
     broken control must be caught ("violation")."""
     entry = result.to_dict()
+    entry.setdefault("confirmation", None)
     expected = "violation" if control else "consistent"
     entry.update(control=control, expected=expected, ok=entry["verdict"] == expected)
     what = "broken control caught by the auditor" if control else "correct mechanism passes audit"
@@ -122,7 +127,8 @@ def audit_entry(result: Any, *, control: bool, guarantee: str | None = None) -> 
                   holds=entry["ok"],
                   evidence={"epsilon_claimed": entry["epsilon_claimed"],
                             "epsilon_lower_bound": entry["epsilon_lower_bound"],
-                            "verdict": entry["verdict"], "samples": entry["samples"]})
+                            "verdict": entry["verdict"], "samples": entry["samples"],
+                            "confirm_confidence": entry.get("confirm_confidence")})
     return entry, g
 
 

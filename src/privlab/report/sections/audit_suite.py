@@ -18,7 +18,8 @@ from privlab.types import Table
 def build(ctx: Context) -> Section:
     n = ctx.samples(suite.FULL_SAMPLES, suite.QUICK_SAMPLES)
     results = suite.run(samples=n, rng=np.random.SeedSequence([ctx.seed, 8]),
-                        progress=ctx.progress)
+                        progress=ctx.progress,
+                        confirm_confidence=ctx.audit_budget.confirm_confidence)
     audits, guarantees = [], []
     for row, res in results:
         control = row["expected"] == "violation"

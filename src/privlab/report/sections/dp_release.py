@@ -27,7 +27,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from privlab._io import save_figure
-from privlab.audit.release_audit import audit_dp_release
+from privlab.audit.release_audit import audit_dp_release, certified_epsilon
 from privlab.proofs.thesis import ch6_experiments as ex
 from privlab.report.section import Context, Figure, Guarantee, Section, audit_entry
 from privlab.types import Table
@@ -106,7 +106,11 @@ def _audits(ctx: Context) -> tuple[list[dict[str, Any]], list[Guarantee]]:
     samples = ctx.samples(20_000, 4_000)
     entries, gs = [], []
     for name, control, cfg in specs:
-        res = audit_dp_release(cfg, samples=samples, rng=ctx.rng(name), confidence=conf)
+        # the lab's promise is its certified ε (the requested one when none is certified)
+        cert = certified_epsilon(cfg)
+        res = audit_dp_release(cfg, samples=samples, rng=ctx.rng(name), confidence=conf,
+                               claimed_epsilon=cfg.epsilon if cert is None else cert,
+                               confirm_confidence=ctx.audit_budget.confirm_confidence)
         e, g = audit_entry(res, control=control,
                            guarantee=f"dp-release {name}: "
                                      + ("caught as a structural leak" if control

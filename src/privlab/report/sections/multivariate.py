@@ -79,7 +79,8 @@ def build(ctx: Context) -> Section:
         ctx.progress(f"  audit {case.name} ({n} samples per side)")
         res = audit_shift(case.mechanism, case.x0, case.x1, samples=n,
                           claimed_epsilon=case.epsilon_claimed,
-                          rng=ctx.rng(f"multivariate/audit/{i}"), name=case.name)
+                          rng=ctx.rng(f"multivariate/audit/{i}"), name=case.name,
+                          confirm_confidence=ctx.audit_budget.confirm_confidence)
         control = case.expected == "violation"
         note = None
         if not control and case.name.startswith("broken"):

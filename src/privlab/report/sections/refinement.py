@@ -114,7 +114,7 @@ def _audits(ctx: Context) -> tuple[list[dict[str, Any]], list[Guarantee]]:
     conf = 1.0 - 0.05 / len(specs)  # Bonferroni: family-wise false-alarm rate ≤ 5 %
     for name, control, a, b in specs:
         res = audit_pair(a, b, samples=n, claimed_epsilon=EPS, rng=ctx.rng(name), name=name,
-                         confidence=conf)
+                         confidence=conf, confirm_confidence=ctx.audit_budget.confirm_confidence)
         e, g = audit_entry(res, control=control)
         entries.append(e)
         gs.append(g)

@@ -167,7 +167,8 @@ def build(ctx: Context) -> Section:
     audits = []
     for i, (m, control) in enumerate(audited):
         ctx.progress(f"  audit {m.name} ({n} samples per side)")
-        res = audit_mechanism(m, samples=n, rng=ctx.rng(f"univariate/audit/{i}"))
+        res = audit_mechanism(m, samples=n, rng=ctx.rng(f"univariate/audit/{i}"),
+                              confirm_confidence=ctx.audit_budget.confirm_confidence)
         entry, g = audit_entry(res, control=control)
         audits.append(entry)
         guarantees.append(g)
