@@ -31,3 +31,30 @@ def data_file(name: str, explicit: str | os.PathLike[str] | None = None) -> Path
         return None
     p = d / name
     return p if p.is_file() else None
+
+
+CACHE_ENV = "PRIVLAB_CACHE_DIR"
+
+
+def cache_dir() -> Path:
+    """privlab's cache folder: ``$PRIVLAB_CACHE_DIR``, else ``$XDG_CACHE_HOME/privlab``, else
+    ``~/.cache/privlab`` (never the current directory)."""
+    explicit = os.environ.get(CACHE_ENV)
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "privlab"
+
+
+def configure_hypothesis(home: Path | None = None) -> Path | None:
+    """Point Hypothesis's storage (example database, constants cache) at
+    ``cache_dir()/hypothesis`` instead of ``./.hypothesis`` in the user's current folder.
+
+    Called by :func:`privlab.cli.main` and by the report's worker processes — not by the test
+    suite, which keeps Hypothesis's own settings).  Returns the previous setting (None: the
+    default), which ``configure_hypothesis(previous)`` restores."""
+    from hypothesis import configuration
+
+    previous = getattr(configuration, "__hypothesis_home_directory", None)
+    configuration.set_hypothesis_home_dir(home or cache_dir() / "hypothesis")
+    return previous

@@ -43,11 +43,11 @@ def test_release_writes_certificate(tmp_path: Path) -> None:
     out = tmp_path / "out.csv"
     r = CliRunner().invoke(cli, ["release", "ir-dp", "--input", str(inp), "--output", str(out),
                                  "--epsilon", "1", "--k", "5", "--columns", "a",
-                                 "--bounds", "0:100", "--format", "json"])
+                                 "--bounds", "0:100", "--drop-other", "--format", "json"])
     assert r.exit_code == 0, r.output
     cert = json.loads((tmp_path / "out.csv.cert.json").read_text())
     assert cert["certified_epsilon"] == 1.0 and len(out.read_text().splitlines()) == 51
     r = CliRunner().invoke(cli, ["release", "ir-dp", "--input", str(inp), "--output", str(out),
                                  "--epsilon", "1", "--k", "5", "--columns", "a",
-                                 "--bounds", "0:10"])
+                                 "--bounds", "0:10", "--drop-other"])
     assert isinstance(r.exception, InvalidParameter)

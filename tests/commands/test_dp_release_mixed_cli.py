@@ -42,7 +42,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 def _release(f: dict[str, Path], *extra: str, method: str = "insensitive-mdav-dp",
              out: Path | None = None) -> list[str]:
     return ["release", method, "--input", f["in"], "--output", out or f["out"], "--epsilon", "1",
-            "--taxonomy", f"job={f['tax']}", *extra]
+            "--taxonomy", f"job={f['tax']}", "--drop-other", *extra]
 
 
 def test_round_trip(files, capsys):
@@ -80,7 +80,7 @@ def test_categorical_only_arx_and_baseline(files, capsys):
                    "cashier;services;*\nfarmer;manual;*\n")
     code, _, err = run(capsys, "release", "insensitive-mdav-dp", "--input", files["in"],
                        "--output", files["out"], "--epsilon", "1", "--k", "6",
-                       "--taxonomy", f"job={arx}")
+                       "--taxonomy", f"job={arx}", "--drop-other")
     assert code == 0, err
     cert = json.loads(Path(f"{files['out']}.cert.json").read_text())
     assert cert["taxonomy_files"][0]["format"] == "arx-csv"
@@ -94,12 +94,22 @@ def test_categorical_only_arx_and_baseline(files, capsys):
     assert c["certified_epsilon"] == pytest.approx(1.0)
 
 
-def test_uncertified_scale_writes_and_exits_1(files, capsys):
-    code, _, _ = run(capsys, *_release(files, "--k", "5", "--columns", "age", "--bounds",
-                                       "0:100", "--noise-scale", "thesis"))
+@pytest.mark.parametrize("extra, fragment", [
+    (("--k", "5", "--columns", "age", "--bounds", "0:100", "--noise-scale", "thesis"),
+     "> requested ε = 1"),
+    (("--k", "5", "--rows", "aligned"), "ε = ∞"),
+])
+def test_uncertified_refused_unless_allowed(files, capsys, extra, fragment):
+    code, out, err = run(capsys, *_release(files, *extra))
+    assert code == 1 and out == "" and err.startswith("refused:") and fragment in err, err
+    assert err.count("\n") == 1 and "--allow-uncertified" in err
+    assert not files["out"].exists() and not Path(f"{files['out']}.cert.json").exists()
+    code, _, _ = run(capsys, *_release(files, *extra, "--allow-uncertified"))
     assert code == 1
     cert = json.loads(Path(f"{files['out']}.cert.json").read_text())
-    assert not cert["holds"] and cert["certified_epsilon"] > 1.0
+    assert not cert["holds"] and files["out"].exists()
+    eps = cert["certified_epsilon"]
+    assert eps is None or eps > 1.0  # the certificate states the real loss
 
 
 @pytest.mark.parametrize("extra, method, fragment", [
@@ -111,7 +121,6 @@ def test_uncertified_scale_writes_and_exits_1(files, capsys):
     (("--columns", "age", "--bounds", "0:50"), "insensitive-mdav-dp", "outside the declared"),
     (("--columns", "age"), "insensitive-mdav-dp", "--bounds lo:hi is required"),
     (("--noise", "per-record"), "insensitive-mdav-dp", "per-record"),
-    (("--rows", "aligned"), "insensitive-mdav-dp", "publish the partition"),
     (("--k", "31"), "insensitive-mdav-dp", "n=30 must be >= k=31"),
     (("--k", "0"), "insensitive-mdav-dp", "k=0"),
     ((), "ir-dp", "individual ranking"),
@@ -141,7 +150,7 @@ def test_bad_taxonomy_files(files, capsys, content, suffix, fragment):
         p.write_text(content)
     code, out, err = run(capsys, "release", "insensitive-mdav-dp", "--input", files["in"],
                          "--output", files["out"], "--epsilon", "1", "--k", "5",
-                         "--taxonomy", f"job={p}")
+                         "--taxonomy", f"job={p}", "--drop-other")
     assert code == 2 and fragment in err and "Traceback" not in err + out, err
     assert not files["out"].exists()
 

@@ -55,7 +55,7 @@ def test_merged_release_runs_mdav(tmp_path):
     out = tmp_path / "out.csv"
     rel, _ = _merged()
     r = CliRunner().invoke(rel, ["mdav", "--input", str(src), "--output", str(out), "--k", "4",
-                                 "--columns", "a,b", "--format", "json"])
+                                 "--columns", "a,b", "--keep", "id,note", "--format", "json"])
     assert r.exit_code == 0, r.output
     with out.open(newline="") as fh:
         got = list(csv.reader(fh))

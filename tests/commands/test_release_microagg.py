@@ -36,7 +36,7 @@ def test_release_keeps_columns_and_order(tmp_path, data_csv, method):
     out = tmp_path / "out.csv"
     args = [method, "--input", str(data_csv), "--output", str(out), "--k", "4",
             "--columns", "age,income", "--bounds", "age=0:120,income=0:100000",
-            "--format", "json"]
+            "--keep", "id,note", "--format", "json"]
     r = invoke(*args)
     assert r.exit_code == 0, (r.output, r.exception)
     cert = json.loads(r.output)
@@ -55,7 +55,8 @@ def test_release_keeps_columns_and_order(tmp_path, data_csv, method):
 
 def test_release_bad_inputs(tmp_path, data_csv):
     out = tmp_path / "o.csv"
-    base = ["--input", str(data_csv), "--output", str(out), "--columns", "age,income"]
+    base = ["--input", str(data_csv), "--output", str(out), "--columns", "age,income",
+            "--drop-other"]
     r = invoke("insensitive-mdav", *base, "--k", "3")
     assert isinstance(r.exception, InvalidParameter) and "bounds" in str(r.exception)
     r = invoke("insensitive-mdav", *base, "--k", "3", "--bounds", "age=0:50,income=0:100000")
@@ -68,7 +69,7 @@ def test_release_bad_inputs(tmp_path, data_csv):
                "--k", "2")
     assert isinstance(r.exception, InvalidParameter) and "zz" in str(r.exception)
     r = invoke("mdav", "--input", str(data_csv), "--output", str(out), "--columns", "note",
-               "--k", "2")
+               "--k", "2", "--drop-other")
     assert isinstance(r.exception, InvalidParameter) and "not a number" in str(r.exception)
     assert not out.exists()
 

@@ -43,7 +43,7 @@ def test_permuted_release_roundtrip(data, tmp_path):
     out = tmp_path / "out.csv"
     res = CliRunner().invoke(release_t_closeness, [
         "--input", str(data), "--output", str(out), "--confidential", "income", "--t", "2",
-        "--l", "2", "--qi", "age,city", "--format", "json"])
+        "--l", "2", "--qi", "age,city", "--keep", "id", "--format", "json"])
     assert res.exit_code == 0, res.output
     summary = json.loads(_stdout(res))
     assert summary["holds"] and Fraction(summary["properties"]["achieved_t"]) <= 2

@@ -45,7 +45,11 @@ def _data_dir(value: Path | None) -> Path | None:
 @click.command()
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               default=Path("reports/latest"), show_default=True,
-              help="Report directory (replaced atomically at the end).")
+              help="Report directory: privlab writes only report.json/.md/.html, figures/ "
+                   "and .privlab-report into it (each replaced atomically) and never removes "
+                   "anything else.")
+@click.option("--force", is_flag=True,
+              help="Write into a non-empty --out that holds no previous privlab report.")
 @click.option("--quick", is_flag=True, help="Fewer audit samples; skip claims marked slow.")
 @click.option("--data-dir", type=click.Path(path_type=Path), default=None,
               help="Real data sets (default ../shared/data when it exists; the default "
@@ -55,18 +59,19 @@ def _data_dir(value: Path | None) -> Path | None:
                    "report does not depend on it).")
 @seed_option
 @format_option
-def verify(out_dir: Path, quick: bool, data_dir: Path | None, workers: int | None, seed: int,
-           fmt: str) -> None:
+def verify(out_dir: Path, force: bool, quick: bool, data_dir: Path | None, workers: int | None,
+           seed: int, fmt: str) -> None:
     """Run the claim ledger, the reproduced tables and the default workload (certificates,
     audits, figures) and write report.json / report.md / report.html into --out.
 
     Exit 0 when every guarantee privlab makes holds (a paper's refuted claim is a finding, not
     a failure), 1 otherwise.
     """
-    from privlab.report.build import run_verify
+    from privlab.report.build import check_out_dir, run_verify
 
+    check_out_dir(out_dir.resolve(), force=force)  # refuse before any work
     report = run_verify(out_dir, quick=quick, seed=seed, data_dir=_data_dir(data_dir),
-                        progress=progress, workers=workers)
+                        progress=progress, workers=workers, force=force)
     s = report["summary"]
 
     def text() -> str:

@@ -13,14 +13,29 @@ writes the release and ``OUTPUT.cert.json``.  ``--taxonomy COL=FILE`` (release) 
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import click
 import numpy as np
 
-from privlab._io import atomic_write_json, atomic_write_text
 from privlab.commands._common import EXIT_FAILED, EXIT_OK, emit, format_option, seed_option
+from privlab.commands._csvio import (
+    allow_uncertified_option,
+    certified_text,
+    check_in_bounds,
+    check_output,
+    csv_bytes,
+    fix_hint,
+    loss_text,
+    number,
+    other_columns,
+    parse_columns,
+    plain,
+    read_table,
+    refuse_uncertified,
+    row_order,
+    write_release,
+)
 from privlab.errors import InvalidParameter
 from privlab.types import jsonable
 
@@ -150,68 +165,65 @@ def _release_cmd(method: str) -> Any:
     @click.option("--noise", type=click.Choice(["shared", "per-record"]), default="shared")
     @click.option("--rows", type=click.Choice(["aligned", "shuffled"]), default="shuffled")
     @click.option("--clamp/--no-clamp", default=True, show_default=True)
+    @click.option("--drop-other", is_flag=True,
+                  help="Drop the input columns that are not released (default: refuse them; "
+                       "a DP release cannot pass a column through unchanged).")
+    @allow_uncertified_option
     @seed_option
     @format_option
     def cmd(input_: str, output: str, epsilon: float, k: int, columns: str | None,
             bounds: str | None, taxonomy: tuple[str, ...], noise_scale: str, noise: str,
-            rows: str, clamp: bool, seed: int, fmt: str) -> None:
-        import csv
-        import io
-
+            rows: str, clamp: bool, drop_other: bool, allow_uncertified: bool, seed: int,
+            fmt: str) -> None:
         from privlab.mechanisms.releases.numerical import DPRelease
         from privlab.verify.releases.certificate import certify_release
 
+        check_output(output, {"input": input_})
         if taxonomy:
             from privlab.commands.dp_release_mixed import run_mixed_release
 
             c = run_mixed_release(method, input_, output, epsilon, k, columns, bounds,
-                                  taxonomy, noise_scale, noise, rows, clamp, seed)
+                                  taxonomy, noise_scale, noise, rows, clamp, seed,
+                                  drop_other=drop_other, allow_uncertified=allow_uncertified)
             n_rows = c["parameters"]["n"]
             emit({"output": output, "certificate": f"{output}.cert.json", "rows": n_rows,
-                  **c}, fmt, lambda: f"wrote {output} ({n_rows} rows); certified epsilon "
-                                     f"{c['certified_epsilon']}")
+                  **c}, fmt, lambda: f"wrote {output} ({n_rows} rows) and {output}.cert.json; "
+                                     f"{certified_text(c)}")
             raise SystemExit(EXIT_OK if c["holds"] else EXIT_FAILED)
         if columns is None or bounds is None:
             raise InvalidParameter(f"{'columns' if columns is None else 'bounds'}=None: "
                                    "--columns and --bounds are required without --taxonomy")
-        cols = [c.strip() for c in columns.split(",") if c.strip()]
-        if not cols:
-            raise InvalidParameter(f"columns={columns!r} must name at least one column")
-        p = Path(input_)
-        if not p.is_file():
-            raise InvalidParameter(f"input={input_!r} does not exist")
-        with p.open(newline="", encoding="utf-8") as fh:
-            recs = list(csv.DictReader(fh))
-        header = list(recs[0].keys()) if recs else []
-        missing = [c for c in cols if c not in header]
-        if missing:
-            raise InvalidParameter(f"columns={missing!r} not in {input_!r}")
+        header, data = read_table(input_, "input")
+        cols = parse_columns(columns, header)
+        dropped = other_columns(header, cols, drop_other)
         try:
             b = [tuple(float(t) for t in s.split(":")) for s in bounds.split(",")]
-        except ValueError as e:
-            raise InvalidParameter(f"bounds={bounds!r} must be lo:hi,lo:hi,...") from e
+        except ValueError:
+            raise InvalidParameter(f"bounds={bounds!r} must be lo:hi,lo:hi,...") from None
         if len(b) == 1:
             b = b * len(cols)
         if len(b) != len(cols) or any(len(t) != 2 for t in b):
-            raise InvalidParameter(f"bounds={bounds!r} must give lo:hi for each of {cols}")
-        try:
-            x = np.array([[float(r[c]) for c in cols] for r in recs], dtype=float)
-        except ValueError as e:
-            raise InvalidParameter(f"columns={cols!r} must be numerical: {e}") from e
+            raise InvalidParameter(f"bounds={bounds!r} must give lo:hi for each of the "
+                                   f"{len(cols)} columns {', '.join(cols)}")
+        idx = [header.index(c) for c in cols]
+        x = np.array([[number(r[j], c, i + 1) for j, c in zip(idx, cols, strict=True)]
+                      for i, r in enumerate(data)], dtype=float)
+        check_in_bounds(x, [t[0] for t in b], [t[1] for t in b], cols)
         rel = DPRelease(microaggregation=micro, k=k if micro != "none" else 1, epsilon=epsilon,
                         noise_scale=noise_scale, noise=noise, rows=rows, clamp=clamp)
-        out = rel.release(x, b, rng=seed)
         cert = certify_release(rel, len(x), len(cols)).to_dict()
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(cols)
-        w.writerows(out.tolist())
-        atomic_write_text(output, buf.getvalue())
-        atomic_write_json(f"{output}.cert.json", jsonable({"method": method, **cert}))
+        if not cert["holds"]:
+            refuse_uncertified(f"{method} at epsilon={plain(epsilon)}",
+                               loss_text(cert), fix_hint(rows, noise, cert),
+                               allow_uncertified)
+        out = rel.release(x, b, rng=seed)
+        full = jsonable({"method": method, **cert, "columns": cols,
+                         "dropped_columns": dropped, "row_order": row_order(rows)})
+        write_release(output, csv_bytes(cols, out.tolist()), full)
         d = jsonable({"output": output, "certificate": f"{output}.cert.json",
-                      "rows": len(out), **cert})
-        emit(d, fmt, lambda: f"wrote {output} ({len(out)} rows); certified epsilon "
-                             f"{cert['certified_epsilon']}")
+                      "rows": len(out), **full})
+        emit(d, fmt, lambda: f"wrote {output} ({len(out)} rows) and {output}.cert.json; "
+                             f"{certified_text(cert)}")
         raise SystemExit(EXIT_OK if cert["holds"] else EXIT_FAILED)
 
     return cmd

@@ -16,19 +16,18 @@ it coincides with ``insensitive-mdav-dp`` (same a_b-distance order).
 
 Every bad input (malformed ``COLUMN=FILE``, a column named twice, a column missing from the
 CSV, an unreadable or malformed taxonomy, a value outside its taxonomy's domain or its numerical
-bounds, ``--noise per-record`` with k ≥ 2, ``--rows aligned`` where it publishes the partition)
-raises :class:`~privlab.errors.InvalidParameter` before anything is written (exit 2).
+bounds, ``--noise per-record`` with k ≥ 2)
+raises :class:`~privlab.errors.InvalidParameter` before anything is written (exit 2).  A
+configuration the certificate does not establish at ε (e.g. ``--rows aligned`` where it publishes
+the partition) is refused with exit 1 and nothing written, unless ``--allow-uncertified``.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 from pathlib import Path
 from typing import Any
 
 from privlab import _validate as v
-from privlab._io import atomic_write_json, atomic_write_text
 from privlab.errors import InvalidParameter, PrivlabError
 from privlab.mechanisms.microaggregation.semantic import NumericDomain
 from privlab.mechanisms.microaggregation.taxonomy import Taxonomy, load_taxonomy, project_taxonomy
@@ -145,14 +144,32 @@ def _config(method: str, k: int, noise: str, rows: str) -> str:
 def run_mixed_release(method: str, input_: str, output: str, epsilon: float, k: int,
                       columns: str | None, bounds: str | None, taxonomy: tuple[str, ...],
                       noise_scale: str | None, noise: str, rows: str, clamp: bool,
-                      seed: int) -> dict[str, Any]:
-    """Validate everything, release, write OUTPUT and OUTPUT.cert.json; return the certificate."""
+                      seed: int, *, drop_other: bool = False,
+                      allow_uncertified: bool = False) -> dict[str, Any]:
+    """Validate everything, release, write OUTPUT and OUTPUT.cert.json; return the certificate.
+
+    A configuration whose certificate does not establish ``epsilon`` is refused (exit 1,
+    nothing written) unless ``allow_uncertified``; input columns not released are refused
+    unless ``drop_other``."""
+    from privlab.commands._csvio import (
+        check_output,
+        csv_bytes,
+        fix_hint,
+        loss_text,
+        other_columns,
+        plain,
+        refuse_uncertified,
+        row_order,
+        write_release,
+    )
     from privlab.commands.release import _read
     from privlab.verify.releases.mixed import certify_mixed
 
     epsilon, k = v.positive("epsilon", epsilon), v.positive_int("k", k)
     micro = _config(method, k, noise, rows)
     specs = parse_taxonomy_specs(taxonomy)
+    check_output(output, {"input": input_, **{f"taxonomy {c}": p for c, p in specs
+                                              if not p.startswith("project:")}})
     header, data = _read(Path(input_))
     num_cols = [c.strip() for c in (columns or "").split(",") if c.strip()]
     cat_cols = [c for c, _ in specs]
@@ -165,6 +182,7 @@ def run_mixed_release(method: str, input_: str, output: str, epsilon: float, k: 
     both = sorted(set(num_cols) & set(cat_cols))
     if both:
         raise InvalidParameter(f"column {both[0]!r} is listed in both --columns and --taxonomy")
+    dropped = other_columns(header, num_cols + cat_cols, drop_other)
     doms = _bounds(bounds, num_cols)
     taxes, infos = [], []
     for c, path in specs:
@@ -201,23 +219,21 @@ def run_mixed_release(method: str, input_: str, output: str, epsilon: float, k: 
     rel = MixedDPRelease(attributes=attrs_, k=kk, epsilon=epsilon, scale_per_unit=scale,
                          microaggregation=micro, rows=rows, clamp=clamp)
     cert = certify_mixed(rel, n)
-    if cert["certified_epsilon"] is None:
-        raise InvalidParameter(f"rows={rows!r} cannot be certified for the mixed release: "
-                               f"{cert['reason']}")
+    if not cert["holds"]:
+        refuse_uncertified(f"{method} --taxonomy at epsilon={plain(epsilon)}",
+                           loss_text(cert), fix_hint(rows, noise, cert), allow_uncertified)
     out = rel.release(records, rng=seed)
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(num_cols + cat_cols)
-    w.writerows([[repr(float(v)) for v in r[:len(num_cols)]] + list(r[len(num_cols):])
-                 for r in out])
+    data_bytes = csv_bytes(num_cols + cat_cols,
+                           [[repr(float(v)) for v in r[:len(num_cols)]] + list(r[len(num_cols):])
+                            for r in out])
     notes = sorted({i["note"] for i in infos})
     full = jsonable({"method": method, "input": str(input_), "output": str(output),
                      "seed": seed, "numerical_columns": num_cols,
                      "bounds": [[d.lo, d.hi] for d in doms], "clamp": clamp,
                      "categorical_columns": cat_cols, "taxonomy_files": infos,
-                     "notes": notes, **cert})
-    atomic_write_text(output, buf.getvalue())
-    atomic_write_json(f"{output}.cert.json", full)
+                     "notes": notes, **cert, "dropped_columns": dropped,
+                     "row_order": row_order(rows)})
+    write_release(output, data_bytes, full)
     return full
 
 

@@ -2,10 +2,15 @@
 
 ``privlab release METHOD --input CSV --output CSV --k K --columns A,B,C [--bounds A=LO:HI,…]``
 with METHOD one of ``mdav``, ``insensitive-mdav``, ``individual-ranking``, ``mdav-swap``,
-``ir-swap``.  The output CSV keeps every input column and the input row order; the listed
-columns are replaced by the method's values (centroids, or swapped values — swapped cells keep
-their original text).  ``OUTPUT.cert.json`` is written beside it: method, k, achieved minimum
-group size, the checks run and whether each holds.  Both files are written atomically.
+``ir-swap``.  The listed columns are replaced by the method's values (centroids, or swapped
+values — swapped cells keep their original text).  Columns not listed follow the policy of
+:func:`privlab.commands._csvio.column_policy`: refused by default (the message lists them),
+``--keep A,B`` passes them through unchanged, ``--drop-other`` drops them.  The row order is the
+input order (row i of OUTPUT is the anonymised row i of INPUT), stated in the certificate.
+``OUTPUT.cert.json`` is written beside it: method, k, achieved minimum group size, the checks
+run and whether each holds, the kept and dropped columns and the row order.  Both files are
+written as one unit (certificate first, data last; :func:`privlab.commands._csvio.write_release`),
+and not at all when a check fails unless ``--allow-uncertified``.
 ``--bounds`` is required by ``insensitive-mdav`` and checked against the data whenever given.
 
 ``privlab certify insensitivity --algorithm NAME --k K`` runs the Definition 12 checker
@@ -19,15 +24,12 @@ group); :data:`certify_insensitivity` is the ``certify`` subcommand.
 
 from __future__ import annotations
 
-import csv
-import io
 from pathlib import Path
 from typing import Any
 
 import click
 import numpy as np
 
-from privlab._io import atomic_write_json, atomic_write_text
 from privlab.commands._common import (
     EXIT_FAILED,
     EXIT_OK,
@@ -37,6 +39,19 @@ from privlab.commands._common import (
     seed_option,
     text_table,
 )
+from privlab.commands._csvio import (
+    allow_uncertified_option,
+    check_in_bounds,
+    check_output,
+    column_policy,
+    csv_bytes,
+    number,
+    parse_columns,
+    policy_options,
+    read_table,
+    refuse_uncertified,
+    write_release,
+)
 from privlab.errors import InvalidParameter
 from privlab.types import CheckResult, Method, jsonable
 
@@ -45,46 +60,22 @@ __all__ = ["RELEASE_COMMANDS", "certify_insensitivity", "release_group", "run_re
 METHODS = ("mdav", "insensitive-mdav", "individual-ranking", "mdav-swap", "ir-swap")
 
 
+ROW_ORDER = "input order: row i of the output is the anonymised row i of the input"
+
+
 def _read(path: Path) -> tuple[list[str], list[list[str]]]:
-    if not path.is_file():
-        raise InvalidParameter(f"input={str(path)!r} does not exist")
-    with path.open(newline="", encoding="utf-8") as fh:
-        rd = csv.reader(fh)
-        try:
-            header = next(rd)
-        except StopIteration:
-            raise InvalidParameter(f"input={str(path)!r} is empty") from None
-        rows = [r for r in rd if r]
-    bad = [i for i, r in enumerate(rows) if len(r) != len(header)]
-    if bad:
-        raise InvalidParameter(f"input={str(path)!r}: row {bad[0] + 1} has "
-                               f"{len(rows[bad[0]])} fields, the header {len(header)}")
-    if not rows:
-        raise InvalidParameter(f"input={str(path)!r} has no data rows")
-    return header, rows
+    return read_table(path, "input")
 
 
 def _columns(spec: str, header: list[str], what: str = "columns") -> list[str]:
-    cols = [c.strip() for c in spec.split(",") if c.strip()]
-    if not cols:
-        raise InvalidParameter(f"{what}={spec!r} must name at least one column")
-    missing = [c for c in cols if c not in header]
-    if missing:
-        raise InvalidParameter(f"{what}={missing!r} not in the input header {header!r}")
-    if len(set(cols)) != len(cols):
-        raise InvalidParameter(f"{what}={spec!r} names a column twice")
-    return cols
+    return parse_columns(spec, header, what)
 
 
 def _numbers(rows: list[list[str]], idx: list[int], names: list[str]) -> np.ndarray:
     x = np.empty((len(rows), len(idx)))
     for i, r in enumerate(rows):
         for j, c in enumerate(idx):
-            try:
-                x[i, j] = float(r[c])
-            except ValueError:
-                raise InvalidParameter(f"column {names[j]!r}, row {i + 1}: {r[c]!r} is not a "
-                                       f"number") from None
+            x[i, j] = number(r[c], names[j], i + 1)
     return x
 
 
@@ -109,22 +100,29 @@ def _group_checks(k: int, labels: np.ndarray, names: list[str]) -> list[CheckRes
 
 def run_release(method: str, input_: Path, output: Path, k: int, columns: str,
                 bounds: str | None, confidential: str | None, seed: int,
-                distance: str = "standardised") -> dict[str, Any]:
-    """Do the release and write both files; return the certificate dictionary."""
+                distance: str = "standardised", *, keep: str | None = None,
+                drop_other: bool = False, allow_uncertified: bool = False) -> dict[str, Any]:
+    """Do the release and write both files; return the certificate dictionary.
+
+    Refused (``SystemExit(1)``, nothing written) when a check fails, unless
+    ``allow_uncertified``; columns not in ``columns`` follow ``keep`` / ``drop_other``."""
     from privlab.mechanisms import microaggregation as ma
     from privlab.mechanisms.microaggregation import prob_kanon as pk
     from privlab.metrics import check_k_anonymity
 
     if method not in METHODS:
         raise InvalidParameter(f"method={method!r} must be one of {', '.join(METHODS)}")
+    check_output(output, {"input": input_})
     header, rows = _read(Path(input_))
     cols = _columns(columns, header)
+    kept, dropped = column_policy(header, cols, keep, drop_other)
     idx = [header.index(c) for c in cols]
     x = _numbers(rows, idx, cols)
     k = ma.check_k(k, len(rows))
     dom = None
     if bounds is not None:
         dom = ma.Domain.parse(ma.parse_bounds(bounds), cols)
+        check_in_bounds(x, list(dom.lower), list(dom.upper), cols)
         dom.check(x)
     elif method == "insensitive-mdav":
         raise InvalidParameter("--bounds is required by insensitive-mdav (the declared "
@@ -180,17 +178,20 @@ def run_release(method: str, input_: Path, output: Path, k: int, columns: str,
         props["confidential"] = conf
         props["reidentification_bound"] = f"1/{min_size} (thesis §3.3.1: uniform swap in " \
                                           f"groups of ≥ {min_size})"
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(header)
-    w.writerows(out_rows)
-    atomic_write_text(output, buf.getvalue())
+    out_cols = [j for j, h in enumerate(header) if h not in dropped]
     cert = {"method": method, "k": k, "n": len(rows), "columns": cols,
             "achieved_min_group_size": int(min_size),
             "holds": all(c.holds for c in checks),
             "checks": [c.to_dict() for c in checks], "properties": props, "seed": seed,
+            "kept_columns": kept, "dropped_columns": dropped, "row_order": ROW_ORDER,
             "input": str(input_), "output": str(output)}
-    atomic_write_json(f"{output}.cert.json", jsonable(cert))
+    if not cert["holds"]:
+        failed = next(c for c in checks if not c.holds)
+        refuse_uncertified(f"{method} k={k}", f"check failed: {failed.claim}",
+                           "check --k and --bounds", allow_uncertified)
+    write_release(output, csv_bytes([header[j] for j in out_cols],
+                                    [[r[j] for j in out_cols] for r in out_rows]),
+                  jsonable(cert))
     return cert
 
 
@@ -226,7 +227,8 @@ def release_group() -> None:
 
 def _make(method: str) -> click.Command:
     @click.command(method, help=f"{method}: microaggregation family release (thesis ch.3/6, "
-                   "irm); the listed columns are replaced, every other column kept.")
+                   "irm); the listed columns are replaced; other columns are refused unless "
+                   "--keep or --drop-other; rows keep the input order.")
     @click.option("--input", "input_", type=click.Path(dir_okay=False, path_type=Path),
                   required=True)
     @click.option("--output", type=click.Path(dir_okay=False, path_type=Path), required=True)
@@ -238,14 +240,18 @@ def _make(method: str) -> click.Command:
                   help="Swap methods: the columns to swap (default: every listed column).")
     @click.option("--distance", type=click.Choice(["standardised", "raw"]),
                   default="standardised", show_default=True, help="MDAV distance space.")
+    @policy_options
+    @allow_uncertified_option
     @seed_option
     @format_option
     def cmd(input_: Path, output: Path, k: int, columns: str, bounds: str | None,
-            confidential: str | None, distance: str, seed: int, fmt: str) -> None:
+            confidential: str | None, distance: str, keep: str | None, drop_other: bool,
+            allow_uncertified: bool, seed: int, fmt: str) -> None:
         if confidential is not None and method not in ("mdav-swap", "ir-swap"):
             raise click.UsageError("--confidential applies to mdav-swap and ir-swap only")
         cert = run_release(method, input_, output, k, columns, bounds, confidential, seed,
-                           distance)
+                           distance, keep=keep, drop_other=drop_other,
+                           allow_uncertified=allow_uncertified)
         emit(cert, fmt, lambda: "\n".join(
             [f"wrote {output} ({cert['n']} rows) and {output}.cert.json",
              f"{method}: k = {k}, achieved minimum group size "

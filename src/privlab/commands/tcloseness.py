@@ -12,8 +12,6 @@ class size, buckets).  ``privlab certify t-closeness --input CSV --groups COL
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 from fractions import Fraction
 from pathlib import Path
@@ -22,7 +20,6 @@ from typing import Any
 import click
 import numpy as np
 
-from privlab._io import atomic_write_json, atomic_write_text
 from privlab.commands._common import (
     EXIT_FAILED,
     EXIT_OK,
@@ -32,6 +29,16 @@ from privlab.commands._common import (
     progress,
     seed_option,
     text_table,
+)
+from privlab.commands._csvio import (
+    allow_uncertified_option,
+    check_output,
+    column_policy,
+    csv_bytes,
+    policy_options,
+    read_table,
+    refuse_uncertified,
+    write_release,
 )
 from privlab.errors import InvalidParameter
 from privlab.mechanisms.tcloseness.bucketization import bucketize, release_t_close
@@ -48,16 +55,9 @@ from privlab.verify.tcloseness import (
 
 
 def read_csv(path: Path) -> tuple[list[str], list[dict[str, str]]]:
-    try:
-        with path.open(newline="") as fh:
-            reader = csv.DictReader(fh)
-            rows = list(reader)
-            header = list(reader.fieldnames or [])
-    except OSError as exc:
-        raise InvalidParameter(f"input={str(path)!r} cannot be read: {exc}") from None
-    if not header or not rows:
-        raise InvalidParameter(f"input={str(path)!r} has no header or no rows")
-    return header, rows
+    """UTF-8 CSV as (header, rows as dicts); see :func:`privlab.commands._csvio.read_table`."""
+    header, rows = read_table(path, "input")
+    return header, [dict(zip(header, r, strict=True)) for r in rows]
 
 
 def _column(header: list[str], rows: list[dict[str, str]], name: str, what: str) -> np.ndarray:
@@ -81,14 +81,6 @@ def _qi_matrix(header: list[str], rows: list[dict[str, str]], qi: list[str]) -> 
     return np.column_stack(cols)
 
 
-def _write_csv(path: Path, header: list[str], rows: list[list[Any]]) -> None:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(header)
-    w.writerows(rows)
-    atomic_write_text(path, buf.getvalue())
-
-
 def _fmt_value(x: Any) -> str:
     if isinstance(x, float | np.floating) and float(x).is_integer():
         return str(int(x))
@@ -107,24 +99,38 @@ def _fmt_value(x: Any) -> str:
 @click.option("--order", default=None, help="Order of an ordinal confidential attribute V1,V2,…")
 @click.option("--form", type=click.Choice(["anatomy", "permuted"]), default="permuted",
               show_default=True)
+@policy_options
+@allow_uncertified_option
 @seed_option
 @format_option
 def release_t_closeness(input_: Path, output: Path, confidential: str, t: str, l: int,  # noqa: E741
-                        b: int | None, qi: str | None, order: str | None, form: str, seed: int,
+                        b: int | None, qi: str | None, order: str | None, form: str,
+                        keep: str | None, drop_other: bool, allow_uncertified: bool, seed: int,
                         fmt: str) -> None:
-    """Bucketization construction of thesis §7.2 / ins15 §6 (t-close, k-anonymous)."""
+    """Bucketization construction of thesis §7.2 / ins15 §6 (t-close, k-anonymous).
+
+    Columns neither confidential nor in --qi are refused unless --keep / --drop-other; the
+    rows keep the input order (stated in the certificate)."""
     tf = as_fraction_t(t)
+    check_output(output, {"input": input_}, suffixes=(".cert.json", ".groups.csv"))
     header, rows = read_csv(input_)
     vals = _column(header, rows, confidential, "confidential")
     order_list = None if order is None else order.split(",")
     if vals.dtype != object and order_list is not None:
         vals = np.array([r[confidential] for r in rows], dtype=object)
     qi_cols = [c for c in header if c != confidential] if qi is None else qi.split(",")
+    for c in qi_cols:
+        if c not in header:
+            raise InvalidParameter(f"qi: column {c!r} is not in the input header "
+                                   f"({', '.join(header)})")
+    kept, dropped = column_policy(header, [confidential, *qi_cols], keep, drop_other)
+    header = [c for c in header if c not in dropped]
     qmat = _qi_matrix(header, rows, qi_cols) if qi_cols else None
     progress(f"t-closeness: N={len(rows)}, t={tf}, l={l}")
     rel = release_t_close(vals, tf, l, qi=qmat, b=b, order=order_list)
     checks = check_release(rel)
     others = [c for c in header if c != confidential]
+    side: list[tuple[str, bytes]] = []
     if form == "permuted":
         pv, pb = rel.permuted(rng=seed)
         out_header = [*header, "group", "bucket"]
@@ -134,9 +140,9 @@ def release_t_closeness(input_: Path, output: Path, confidential: str, t: str, l
         out_header = [*others, "group"]
         out_rows = [[r[c] for c in others] + [int(rel.group[i])] for i, r in enumerate(rows)]
         g, v, bk = rel.anatomy()
-        _write_csv(Path(f"{output}.groups.csv"), ["group", confidential, "bucket"],
-                   [[int(a), _fmt_value(x), int(y)] for a, x, y in zip(g, v, bk, strict=True)])
-    _write_csv(output, out_header, out_rows)
+        side.append((f"{output}.groups.csv", csv_bytes(
+            ["group", confidential, "bucket"],
+            [[int(a), _fmt_value(x), int(y)] for a, x, y in zip(g, v, bk, strict=True)])))
     cert = {"mechanism": "t-closeness/bucketization",
             "parameters": {"t": tf, "l": l, "b": rel.plan.b, "form": form, "seed": seed,
                            "confidential": confidential, "qi": qi_cols},
@@ -151,9 +157,15 @@ def release_t_closeness(input_: Path, output: Path, confidential: str, t: str, l
                            "bucket_ranges": rel.bucket_ranges(),
                            "count_method": rel.plan.method,
                            "printed_rule_failures": list(rel.plan.printed_failures)},
+            "kept_columns": kept, "dropped_columns": dropped,
+            "row_order": "input order: row i of the output is row i of the input",
             "notes": ["ε bounds hold only for an uninformed intruder (thesis §7.3, ins15 "
                       "Prop. 3); an intruder knowing k−1 values of a class learns the last."]}
-    atomic_write_json(Path(f"{output}.cert.json"), cert)
+    if not cert["holds"]:
+        failed = next(c for c in checks if not c.holds)
+        refuse_uncertified(f"t-closeness t={tf}", f"check failed: {failed.claim}",
+                           "check --t, --l and --b", allow_uncertified)
+    write_release(output, csv_bytes(out_header, out_rows), jsonable(cert), side=side)
     summary = {"output": str(output), "certificate": f"{output}.cert.json", **cert}
     emit(summary, fmt, lambda: "\n".join([
         f"wrote {output} ({form}) and {output}.cert.json",

@@ -1,23 +1,31 @@
 """``privlab verify``: run the ledger, the reproduced tables and the workload sections, and write
 the report directory.
 
-The whole directory is built in a temporary sibling and swapped in at the end, so ``--out DIR``
-holds either the previous complete report or the new complete one — never a mix (an interrupted
-run leaves DIR untouched).
+The report is built in a temporary folder inside ``--out DIR`` (``.privlab-tmp-*``, removed on
+any exit, SIGINT and SIGTERM included) and moved in at the end.  privlab writes into DIR only
+what it owns — :data:`OWNED`: ``report.json``, ``report.md``, ``report.html``, ``figures/`` and
+the marker ``.privlab-report`` — each replaced atomically, and never removes anything else.  A
+DIR that is not empty and holds no previous privlab report (no marker and no ``report.json``
+with a ``privlab_version`` key) is refused unless ``force=True`` (``--force``); even then only
+the owned names are written, and a foreign ``figures/`` folder is merged into, file by file,
+not replaced.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
+import json
 import os
 import shutil
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from privlab import __version__
+from privlab._io import make_temp_dir
+from privlab.errors import InvalidParameter
 from privlab.proofs.ledger import LOAD_ERROR_PREFIX, Ledger, default_ledger
 from privlab.report import render
 from privlab.report.parallel import run_all, table_dict
@@ -25,6 +33,40 @@ from privlab.report.section import Context, Guarantee
 from privlab.report.workload import SECTIONS, build_sections
 
 OWN_CLAIM_PREFIX = "privlab:"
+MARKER = ".privlab-report"
+REPORT_FILES = ("report.md", "report.html", MARKER, "report.json")  # report.json moved last
+OWNED = ("figures", *REPORT_FILES)
+
+
+def is_report_dir(path: Path) -> bool:
+    """Whether ``path`` holds a previous privlab report (marker, or report.json of privlab)."""
+    if (path / MARKER).is_file():
+        return True
+    try:
+        with (path / "report.json").open(encoding="utf-8") as fh:
+            rep = json.load(fh)
+    except (OSError, ValueError):
+        return False
+    return isinstance(rep, dict) and "privlab_version" in rep
+
+
+def check_out_dir(out_dir: Path, *, force: bool = False) -> bool:
+    """Refuse an ``--out`` that privlab may not write into; True when it holds a report."""
+    if out_dir.exists() and not out_dir.is_dir():
+        raise InvalidParameter(f"--out DIR={str(out_dir)!r} is a file, not a directory")
+    if not out_dir.exists():
+        return False
+    if is_report_dir(out_dir):
+        return True
+    try:
+        empty = not any(out_dir.iterdir())
+    except OSError as exc:
+        raise InvalidParameter(f"--out DIR={str(out_dir)!r} cannot be read: "
+                               f"{exc.strerror}") from None
+    if not empty and not force:
+        raise InvalidParameter(f"--out DIR={str(out_dir)!r} is not empty and holds no privlab "
+                               "report; use --force")
+    return False
 
 
 def _ledger_guarantees(claims: list[dict[str, Any]], tables: dict[str, Any],
@@ -58,8 +100,9 @@ def _tables(ledger: Ledger, progress: Callable[[str], Any]) -> dict[str, Any]:
 def run_verify(out_dir: Path, *, quick: bool = False, seed: int = 0,
                data_dir: Path | None = None, progress: Callable[[str], Any] = lambda m: None,
                ledger: Ledger | None = None,
-               sections: tuple[str, ...] = SECTIONS, workers: int | None = None) -> dict[str, Any]:
-    """Run everything and write ``out_dir``; returns the report dictionary.
+               sections: tuple[str, ...] = SECTIONS, workers: int | None = None,
+               force: bool = False) -> dict[str, Any]:
+    """Run everything and write the report into ``out_dir``; returns the report dictionary.
 
     ``workers`` processes (default: all cores) run claims, tables and sections in parallel
     (:mod:`privlab.report.parallel`); ``workers=1`` or a custom ``ledger`` runs sequentially.
@@ -69,8 +112,14 @@ def run_verify(out_dir: Path, *, quick: bool = False, seed: int = 0,
     parallel = ledger is None and n_workers > 1
     ledger = ledger or default_ledger()
     out_dir = Path(out_dir).resolve()
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(dir=out_dir.parent, prefix=f".{out_dir.name}.tmp-"))
+    was_report = check_out_dir(out_dir, force=force)
+    created = not out_dir.exists()
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        tmp = make_temp_dir(out_dir, ".privlab-tmp-")
+    except OSError as exc:
+        raise InvalidParameter(f"--out DIR={str(out_dir)!r} cannot be written: "
+                               f"{exc.strerror}") from None
     try:
         ctx = Context(quick=quick, seed=seed, data_dir=data_dir, figures_dir=tmp / "figures",
                       progress=progress)
@@ -97,20 +146,36 @@ def run_verify(out_dir: Path, *, quick: bool = False, seed: int = 0,
             "sections": built,
         }
         render.write(report, tmp)
-        _swap(tmp, out_dir)
-    except BaseException:
+        (tmp / MARKER).write_text(f"privlab {__version__} report; privlab verify replaces "
+                                  f"only: {', '.join(OWNED)}\n", encoding="utf-8")
+        install(tmp, out_dir, replace_figures=was_report)
+    finally:
         shutil.rmtree(tmp, ignore_errors=True)
-        raise
+        if created:
+            with contextlib.suppress(OSError):
+                out_dir.rmdir()  # only when still empty (a failed first run)
     return report
 
 
-def _swap(new: Path, target: Path) -> None:
-    """Replace directory ``target`` by ``new`` (two renames; the old copy is removed after)."""
-    old = None
-    if target.exists():
-        old = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.old-"))
-        os.rmdir(old)
-        os.replace(target, old)
-    os.replace(new, target)
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+def install(tmp: Path, out_dir: Path, *, replace_figures: bool) -> None:
+    """Move the owned names from ``tmp`` into ``out_dir``, each atomically.
+
+    ``figures/`` is replaced as a whole (the old one renamed into ``tmp``, removed with it)
+    only when ``out_dir`` held a privlab report; otherwise its files are moved in one by one
+    and nothing already there is removed.
+    """
+    new_figs, figs = tmp / "figures", out_dir / "figures"
+    if new_figs.is_dir():
+        if not figs.exists():
+            os.replace(new_figs, figs)
+        elif replace_figures and figs.is_dir():
+            os.replace(figs, tmp / "figures.old")
+            os.replace(new_figs, figs)
+        elif figs.is_dir():
+            for f in sorted(new_figs.iterdir()):
+                os.replace(f, figs / f.name)
+        else:
+            raise InvalidParameter(f"--out DIR={str(out_dir)!r}: 'figures' is a file, not the "
+                                   "report's figures folder")
+    for name in REPORT_FILES:
+        os.replace(tmp / name, out_dir / name)

@@ -6,11 +6,20 @@ units are submitted first (claims marked ``slow``, then sections), so that two c
 together.  Workers are spawned (not forked) and rebuild the default ledger themselves; a unit
 that raises is recorded exactly as in the sequential path (inconclusive claim, failed section,
 table with an ``error``).
+
+Workers never outlive the run: each starts a watchdog thread (:func:`_watch_parent`) that ends
+the worker with ``os._exit`` as soon as its parent process is gone (also when the parent was
+killed with SIGKILL, when no cleanup code of the parent runs), and an interrupted parent
+(SIGINT, SIGTERM, any exception) cancels the queued units and terminates the workers before
+re-raising.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
@@ -20,6 +29,36 @@ import attrs
 from privlab.proofs.ledger import Ledger, default_ledger
 from privlab.report.section import Context, _ignore
 from privlab.report.workload import build_sections
+
+POLL_SECONDS = 0.5
+
+
+def _watch_parent(parent: int, poll: float = POLL_SECONDS) -> None:
+    """Exit this process (status 1, no cleanup) once its parent ``parent`` is gone."""
+    while True:
+        time.sleep(poll)
+        if os.getppid() != parent:
+            os._exit(1)
+
+
+def worker_init(parent: int) -> None:
+    """Pool initializer: start the parent-death watchdog (a daemon thread); Hypothesis's
+    storage goes to privlab's cache folder, not the current directory."""
+    from privlab._data import configure_hypothesis
+
+    configure_hypothesis()
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True,
+                     name="privlab-parent-watchdog").start()
+
+
+def _terminate(pool: ProcessPoolExecutor) -> None:
+    procs = list((getattr(pool, "_processes", None) or {}).values())  # before shutdown clears it
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in procs:
+        if proc.is_alive():
+            proc.terminate()
+    for proc in procs:
+        proc.join(timeout=5)
 
 
 def table_dict(ledger: Ledger, tid: str) -> dict[str, Any]:
@@ -50,8 +89,10 @@ def run_all(ctx: Context, sections: Sequence[str], *, workers: int,
     claims = ledger.claims()
     table_ids = sorted(ledger.tables())
     wctx = attrs.evolve(ctx, progress=_ignore)
-    with ProcessPoolExecutor(max_workers=workers,
-                             mp_context=multiprocessing.get_context("spawn")) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers,
+                               mp_context=multiprocessing.get_context("spawn"),
+                               initializer=worker_init, initargs=(os.getpid(),))
+    try:
         jobs: dict[tuple[str, str], Future[Any]] = {}
         for c in claims:
             if c.slow and not ctx.quick:
@@ -68,6 +109,10 @@ def run_all(ctx: Context, sections: Sequence[str], *, workers: int,
             fut.result()
             done += 1
             progress(f"[{done}/{len(jobs)}] {key[0]} {key[1]}")
+    except BaseException:
+        _terminate(pool)
+        raise
+    pool.shutdown(wait=True)
     return ([jobs["claim", c.id].result() for c in claims],
             {t: jobs["table", t].result() for t in table_ids},
             [jobs["section", n].result() for n in sections])

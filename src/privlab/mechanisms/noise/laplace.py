@@ -69,7 +69,7 @@ class Laplace(SymmetricNoise):
         return as_generator(rng).laplace(0.0, self.scale, shape_tuple(shape))
 
     def variance(self) -> float:
-        return 2.0 * self.scale**2
+        return 2.0 * self.scale * self.scale  # inf, not OverflowError, past 1e154
 
     def mean_abs(self) -> float:
         return self.scale
