@@ -14,26 +14,92 @@ from __future__ import annotations
 import os
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import click
 
 from privlab import __version__
 from privlab._data import configure_hypothesis
 from privlab._io import terminate_as_exit
-from privlab.commands import audit as audit_cmds
-from privlab.commands import audit_suite as audit_suite_cmds
-from privlab.commands import core
-from privlab.commands import dp_release as dp_release_cmds
-from privlab.commands import errata as errata_cmds
-from privlab.commands import microaggregation as microagg_cmds
-from privlab.commands import refinement as refinement_cmds
-from privlab.commands import tcloseness as tclose_cmds
 from privlab.commands._common import EXIT_USAGE
 from privlab.errors import PrivlabError
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+def _core(name: str) -> click.Command:
+    from privlab.commands import core
+
+    return getattr(core, name)
+
+
+def _certify() -> click.Command:
+    from privlab.commands import core, microaggregation, refinement, tcloseness
+    from privlab.commands import dp_release as dp
+
+    _mount(core.certify, refinement.certify_refinement, dp.certify_dp_release,
+           tcloseness.certify_t_closeness, tcloseness.certify_stochastic_t)
+    microaggregation.mount(dp.release_dp, core.certify)
+    return core.certify
+
+
+def _release() -> click.Command:
+    from privlab.commands import core, microaggregation, tcloseness
+    from privlab.commands import dp_release as dp
+
+    _mount(dp.release_dp, tcloseness.release_t_closeness)
+    microaggregation.mount(dp.release_dp, core.certify)
+    return dp.release_dp
+
+
+def _mount(group: click.Group, *commands: click.Command) -> None:
+    for c in commands:
+        if c.name not in group.commands:
+            group.add_command(c)
+
+
+def _attr(module: str, name: str) -> click.Command:
+    import importlib
+
+    return getattr(importlib.import_module(f"privlab.commands.{module}"), name)
+
+
+#: name -> (loader, one-line help).  Command modules are imported only when their command runs
+#: (or its --help is asked for), so that ``privlab --help`` imports no engine (no scipy, numba,
+#: matplotlib); the help lines here are checked against the commands' own in the tests.
+COMMANDS: dict[str, tuple[Callable[[], click.Command], str]] = {
+    "verify": (lambda: _core("verify"), "Run the whole lab on its default workload and write "
+               "the report."),
+    "claims": (lambda: _core("claims"), "List the claim ledger (status, evidence)."),
+    "table": (lambda: _core("table"), "Print a reproduced table of the papers."),
+    "certify": (_certify, "Certificates of parameter choices (exact checks)."),
+    "release": (_release, "Anonymise a CSV and write OUTPUT.cert.json beside it."),
+    "session": (lambda: _attr("refinement", "session"), "Interactive Protocol 1/2 sessions "
+                "(JSON lines on stdin)."),
+    "audit": (lambda: _attr("audit", "audit"), "Black-box epsilon/delta lower bounds with a "
+              "replayable counterexample."),
+    "audit-suite": (lambda: _attr("audit_suite", "audit_suite"), "Audit suites of your own "
+                    "mechanisms (a TOML file)."),
+    "errata": (lambda: _attr("errata", "errata"), "Errata sheet of one paper (refuted claims "
+               "with corrections)."),
+}
+
+
+class LazyGroup(click.Group):
+    """A group whose commands are imported on first use (see :data:`COMMANDS`)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        entry = COMMANDS.get(cmd_name)
+        return entry[0]() if entry is not None else None
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, hlp) for name, (_, hlp) in COMMANDS.items()])
+
+
+@click.group(cls=LazyGroup,
+             context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="privlab")
 def cli() -> None:
     """privlab — verification and simulation lab for privacy mechanisms.
@@ -43,25 +109,8 @@ def cli() -> None:
     """
 
 
-cli.add_command(core.verify)
-cli.add_command(core.claims)
-cli.add_command(core.table)
-cli.add_command(core.certify)
-core.certify.add_command(refinement_cmds.certify_refinement)
-core.certify.add_command(dp_release_cmds.certify_dp_release)
-cli.add_command(dp_release_cmds.release_dp)
-core.certify.add_command(tclose_cmds.certify_t_closeness)
-core.certify.add_command(tclose_cmds.certify_stochastic_t)
-dp_release_cmds.release_dp.add_command(tclose_cmds.release_t_closeness)
-microagg_cmds.mount(dp_release_cmds.release_dp, core.certify)
-cli.add_command(refinement_cmds.session)
-cli.add_command(audit_cmds.audit)
-cli.add_command(audit_suite_cmds.audit_suite)
-cli.add_command(errata_cmds.errata)
-
-
-SUBCOMMANDS: dict[tuple[str, str], click.Command] = {
-    ("audit", "dp-release"): dp_release_cmds.audit_dp_release,
+SUBCOMMANDS: dict[tuple[str, str], Callable[[], click.Command]] = {
+    ("audit", "dp-release"): lambda: _attr("dp_release", "audit_dp_release"),
 }
 """Commands reached as ``privlab A B …`` although ``A`` is a single command, not a group."""
 
@@ -90,7 +139,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     cmd: click.Command = cli
     prog = "privlab"
     if tuple(args[:2]) in SUBCOMMANDS:
-        cmd, prog, args = SUBCOMMANDS[args[0], args[1]], f"privlab {args[0]} {args[1]}", args[2:]
+        cmd, prog, args = SUBCOMMANDS[args[0], args[1]](), f"privlab {args[0]} {args[1]}", args[2:]
     old_term = signal.getsignal(signal.SIGTERM)
     terminate_as_exit()
     hypothesis_home = configure_hypothesis()

@@ -41,17 +41,11 @@ from privlab.commands._csvio import (
     write_release,
 )
 from privlab.errors import InvalidParameter
-from privlab.mechanisms.tcloseness.bucketization import bucketize, release_t_close
-from privlab.mechanisms.tcloseness.counts import as_fraction_t
 from privlab.types import jsonable
-from privlab.verify import stochastic_t as stt
-from privlab.verify.tcloseness import (
-    check_emd_t_closeness,
-    check_k_anonymity,
-    check_l_diversity,
-    check_release,
-    check_t_closeness,
-)
+
+#: the mechanisms of :data:`privlab.verify.stochastic_t.MECHANISMS` (kept literal so that the
+#: command's --help imports no engine; a test holds the two equal)
+STOCHASTIC_T_MECHANISMS = ("rr", "laplace", "staircase")
 
 
 def read_csv(path: Path) -> tuple[list[str], list[dict[str, str]]]:
@@ -111,6 +105,10 @@ def release_t_closeness(input_: Path, output: Path, confidential: str, t: str, l
 
     Columns neither confidential nor in --qi are refused unless --keep / --drop-other; the
     rows keep the input order (stated in the certificate)."""
+    from privlab.mechanisms.tcloseness.bucketization import release_t_close
+    from privlab.mechanisms.tcloseness.counts import as_fraction_t
+    from privlab.verify.tcloseness import check_release
+
     tf = as_fraction_t(t)
     check_output(output, {"input": input_}, suffixes=(".cert.json", ".groups.csv"))
     header, rows = read_csv(input_)
@@ -186,6 +184,15 @@ def release_t_closeness(input_: Path, output: Path, confidential: str, t: str, l
 def certify_t_closeness(input_: Path, groups: str, confidential: str | None,
                         buckets: str | None, b: int | None, t: str | None, fmt: str) -> None:
     """Exact t of a release (Definition 15 on buckets), EMD, k-anonymity, l-diversity."""
+    from privlab.mechanisms.tcloseness.bucketization import bucketize
+    from privlab.mechanisms.tcloseness.counts import as_fraction_t
+    from privlab.verify.tcloseness import (
+        check_emd_t_closeness,
+        check_k_anonymity,
+        check_l_diversity,
+        check_t_closeness,
+    )
+
     if (confidential is None) == (buckets is None):
         raise click.UsageError("give exactly one of --confidential and --buckets")
     header, rows = read_csv(input_)
@@ -216,11 +223,13 @@ def certify_t_closeness(input_: Path, groups: str, confidential: str | None,
 @click.option("--n", "n", type=click.IntRange(min=2), required=True, help="Records N.")
 @click.option("--class-size", type=click.IntRange(min=1), required=True, help="|E|.")
 @click.option("--epsilon", type=float, required=True)
-@click.option("--mechanism", type=click.Choice(list(stt.MECHANISMS)), required=True)
+@click.option("--mechanism", type=click.Choice(list(STOCHASTIC_T_MECHANISMS)), required=True)
 @format_option
 def certify_stochastic_t(n: int, class_size: int, epsilon: float, mechanism: str,
                          fmt: str) -> None:
     """Exact stochastic t (ins15 Def. 3) on the extremal instance vs Proposition 1."""
+    from privlab.verify import stochastic_t as stt
+
     if not epsilon > 0 or not math.isfinite(epsilon):
         raise InvalidParameter(f"epsilon={epsilon!r} must be > 0")
     v, g = stt.worst_case(n, class_size)
