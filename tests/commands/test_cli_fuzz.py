@@ -9,6 +9,7 @@ cheap parameters (small files, k and samples small) so that it runs in well unde
 
 from __future__ import annotations
 
+import contextlib
 import tempfile
 from pathlib import Path
 
@@ -138,7 +139,8 @@ def test_cli_fuzz(case: tuple[list[str], bytes, bytes, str],
             for k, v in subst.items():
                 a = a.replace(k, v)
             args.append(a)
-        code = main(args)
+        with contextlib.chdir(d):  # anything written relative lands in the temp dir
+            code = main(args)
         cap = capsys.readouterr()
         text = cap.out + cap.err
         assert code in (0, 1, 2), (args, code, text)

@@ -4,13 +4,35 @@ See :mod:`privlab.audit.auditor` for the method (pilot → event selection → i
 estimation with Clopper–Pearson bounds) and its guarantee, :mod:`privlab.audit.mechanism` for
 neighbour pairs, :mod:`privlab.audit.replay` for re-checking a saved counterexample and
 :mod:`privlab.audit.suite` for the control suite.  The Python API is documented in
-``docs/auditor.md``.
+``docs/auditor.md``.  :func:`vectorize` (a one-output-per-call function as a sampler) and the
+other adapters of :mod:`privlab.audit.usercode` are re-exported lazily (PEP 562).
 """
+
+import importlib
+from typing import Any
 
 from privlab.audit.auditor import AuditResult, audit_pair
 from privlab.audit.bounds import cp_interval, cp_lower, cp_upper
 from privlab.audit.mechanism import audit_mechanism
 from privlab.audit.replay import replay
 
-__all__ = ["AuditResult", "audit_mechanism", "audit_pair", "cp_interval", "cp_lower", "cp_upper",
-           "replay"]
+_LAZY = {"vectorize": "privlab.audit.usercode", "checked": "privlab.audit.usercode",
+         "factory_sampler": "privlab.audit.usercode", "load_reference": "privlab.audit.usercode",
+         "mechanism_sampler": "privlab.audit.usercode"}
+
+__all__ = ["AuditResult", "audit_mechanism", "audit_pair", "checked", "cp_interval", "cp_lower",
+           "cp_upper", "factory_sampler", "load_reference", "mechanism_sampler", "replay",
+           "vectorize"]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

@@ -70,6 +70,7 @@ from __future__ import annotations
 
 import math
 import time
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -104,7 +105,11 @@ CONFIRM_FACTOR = 10
 CONFIRM_GROWTH = 4
 """The second confirmation stage draws CONFIRM_GROWTH times the first one's samples."""
 
-__all__ = ["AuditResult", "audit_pair"]
+__all__ = ["AuditResult", "SeedWarning", "audit_pair"]
+
+
+class SeedWarning(UserWarning):
+    """An audit of samplers that ignore ``rng``: no same-seed reproducibility."""
 
 
 def _in_unit(name: str, x: Any) -> float:
@@ -151,6 +156,9 @@ class AuditResult:
     confirmation: Mapping[str, Any] | None = None
     """The replay of the selected event on fresh samples at ``confirm_confidence`` (only run
     when the screening bound exceeds the claim): counts, bounds and its verdict."""
+    seedable: bool = True
+    """False when the caller declared that the samplers ignore ``rng`` (``seedable=False``):
+    the bound is still sound, but the same seed need not give the same result."""
     event_class: str = "law"
     """"law" (an event of the output values: unions of intervals of a feature) or
     "implementation" (bit patterns, lattice residues or exact values seen under one side only:
@@ -170,7 +178,7 @@ class AuditResult:
             "mechanism": self.mechanism, "epsilon_claimed": self.claimed_epsilon,
             "claimed_epsilon": self.claimed_epsilon, "certified_epsilon": self.certified_epsilon,
             "confirm_confidence": self.confirm_confidence, "confirmation": self.confirmation,
-            "event_class": self.event_class,
+            "event_class": self.event_class, "seedable": self.seedable,
             "epsilon_lower_bound": self.epsilon_lower_bound, "confidence": self.confidence,
             "samples": self.samples, "verdict": self.verdict, "delta": self.delta,
             "delta_lower_bound": self.delta_lower_bound, "objective": self.objective,
@@ -268,7 +276,7 @@ def audit_pair(sample_a: Sampler, sample_b: Sampler, *, samples: int, confidence
                progress: Progress | None = None,
                bar: Callable[[int], Any] | None = None, confirm: bool = True,
                confirm_confidence: float | None = None,
-               confirm_samples: int | None = None) -> AuditResult:
+               confirm_samples: int | None = None, seedable: bool = True) -> AuditResult:
     """Lower-bound the privacy loss between two output distributions (module docstring).
 
     ``sample_a(n, rng)`` / ``sample_b(n, rng)`` return n outputs of the mechanism on the two
@@ -291,6 +299,12 @@ def audit_pair(sample_a: Sampler, sample_b: Sampler, *, samples: int, confidence
     ``CONFIRM_GROWTH`` times as many fresh outputs at α_c/2 (rare events need more).  The
     verdict is "violation" only if a stage is one, so a mechanism meeting its claim is reported
     as violating it with probability ≤ α_c/2 + α_c/2 = 1 − confirm_confidence.
+
+    ``seedable=False`` declares samplers that ignore ``rng`` and draw from a source the auditor
+    cannot seed (their own generator, ``secrets``, hardware): they are audited, with a
+    :class:`SeedWarning`, and the result says ``seedable=False``.  Soundness needs only that
+    the blocks are independent draws (exact repeats are still refused), but the same seed no
+    longer gives the same bytes.
     """
     t0 = time.perf_counter()
     v.one_of("objective", objective, OBJECTIVES)
@@ -310,6 +324,12 @@ def audit_pair(sample_a: Sampler, sample_b: Sampler, *, samples: int, confidence
     if features is not None and not callable(features):
         raise InvalidParameter(f"features={features!r} must be a callable outputs -> array")
     nw = sp.check_workers(workers)
+    if not isinstance(seedable, bool):
+        raise InvalidParameter(f"seedable={seedable!r} must be True or False")
+    if not seedable:
+        warnings.warn(f"{name}: seedable=False — the samplers ignore rng, so the same seed does "
+                      f"not reproduce this audit (the bound is still sound for independent "
+                      f"draws)", SeedWarning, stacklevel=2)
     say = progress or (lambda _m: None)
     alpha = 1.0 - conf
     c = math.exp(eps) if eps is not None else 1.0
@@ -332,7 +352,8 @@ def audit_pair(sample_a: Sampler, sample_b: Sampler, *, samples: int, confidence
     if pil_a.shape[1:] != pil_b.shape[1:]:
         raise InvalidParameter(f"sample_a and sample_b return outputs of different shapes "
                                f"{pil_a.shape[1:]} and {pil_b.shape[1:]}")
-    feats = ft.default_features(pil_a, float_bits=float_bits, user=features, other=pil_b)
+    feats = ft.default_features(pil_a, float_bits=float_bits, user=features, other=pil_b,
+                                support=scheduler is None)
     fa, fb = ft.compute_all(feats, pil_a, features), ft.compute_all(feats, pil_b, features)
     parts = [ev.build_partition(np.concatenate([x, y]), nb) for x, y in zip(fa, fb, strict=True)]
     edges = [p.edges for p in parts]
@@ -384,6 +405,8 @@ def audit_pair(sample_a: Sampler, sample_b: Sampler, *, samples: int, confidence
         "selection_score": sel_score, "objective": objective, "confidence": conf,
         "claimed_epsilon": eps, "delta": dl, "float_bits": bool(float_bits),
         "spec": dict(spec) if spec is not None else None})
+    if ft.support_sets(feats[fi]) is not None:  # replay needs the value sets
+        cex["support"] = ft.support_sets(feats[fi])
     say(f"{name}: eps_lb={res['eps_lb']:.4g} delta_lb={res['dlb']:.4g} "
         f"({time.perf_counter() - t0:.1f} s)")
     return AuditResult(mechanism=str(name), epsilon_lower_bound=res["eps_lb"],
@@ -393,7 +416,7 @@ def audit_pair(sample_a: Sampler, sample_b: Sampler, *, samples: int, confidence
                        counterexample=jsonable(cex), selection_samples=n_sel,
                        estimation_samples=n_est, candidates=n_cands, objective=objective,
                        features=tuple(feats), confirm_confidence=c_conf,
-                       event_class=ft.event_class(feats[fi]),
+                       event_class=ft.event_class(feats[fi]), seedable=seedable,
                        confirmation=jsonable(confirmation) if confirmation else None)
 
 

@@ -26,14 +26,25 @@ Built-in features (names are part of the counterexample JSON, so replay recomput
   of a naive float release ``x + Y`` depend on x; this feature finds such leaks black-box.  It is
   opt-in (``float_bits=True``) because it audits the *implementation*, not the mechanism's law.
 
+* ``support[h](F)`` — support events of a discrete or coarse output: with A (B) the exact values
+  of feature F seen in side a's (b's) pilot and never in the other's, the feature is +1 on A,
+  −1 on B, 0 elsewhere, so the event {F ∈ A} ("a value seen under one neighbour only") is
+  among the candidates; it is estimated on fresh samples like every other event, and a zero
+  count on one side gives ``structural_leak``.  Part of the default search when the pooled
+  pilot repeats values (at most a quarter of them distinct: integer and fixed-point outputs,
+  lattices); the sets are kept in a registry keyed by their hash ``h`` and written into the
+  counterexample (``support``) so replay can recompute the feature.  Not used with a Dask
+  scheduler (remote workers do not share the registry).
+
 A user feature map ``f(outputs) -> (n,) or (n, k)`` (e.g. for data-set-valued outputs) gives
 features ``user[0]``, ``user[1]``, …; replay then needs the same map.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -49,7 +60,10 @@ _USER = re.compile(r"^user\[(\d+)\]$")
 _LOW = re.compile(r"^lowbits\((.+)\)$")
 _PROJ = re.compile(r"^proj\[([-0-9.,e]+)\]$")
 _RES = re.compile(r"^resid\[([-0-9.e+]+)\]\((.+)\)$")
-IMPLEMENTATION = ("lowbits(", "resid[")
+_SUP = re.compile(r"^support\[([0-9a-f]+)\]\((.+)\)$")
+IMPLEMENTATION = ("lowbits(", "resid[", "support[")
+_SUPPORT: dict[str, tuple[NDArray[np.float64], NDArray[np.float64]]] = {}
+"""hash -> (values seen under a only, under b only) of the ``support`` features."""
 """Prefixes of the features whose events belong to the implementation (bit patterns, lattice
 residues), not to the law of the output values."""
 
@@ -85,9 +99,47 @@ def _projection(batch: NDArray[Any], other: NDArray[Any] | None) -> list[str]:
     return ["proj[" + ",".join(f"{x:g}" for x in r + 0.0) + "]"]
 
 
+def _support_feature(base: str, x: NDArray[Any], y: NDArray[Any]) -> str | None:
+    """``support[h](base)`` for pilot feature values x (side a) and y (side b), registering
+    the one-sided value sets; None when values do not repeat or both supports agree."""
+    ux, uy = np.unique(x), np.unique(y)
+    if np.union1d(ux, uy).size > (x.size + y.size) // 4:
+        return None
+    a_only, b_only = np.setdiff1d(ux, uy), np.setdiff1d(uy, ux)
+    if a_only.size == 0 and b_only.size == 0:
+        return None
+    return register_support({"a_only": a_only.tolist(), "b_only": b_only.tolist(),
+                             "base": base})
+
+
+def register_support(sets: Mapping[str, Any]) -> str:
+    """Register one-sided value sets (as written in a counterexample's ``support``) and return
+    the feature name ``support[h](base)``."""
+    try:
+        a = np.unique(np.asarray(sets["a_only"], dtype=np.float64))
+        b = np.unique(np.asarray(sets["b_only"], dtype=np.float64))
+        base = str(sets["base"])
+    except (KeyError, TypeError, ValueError):
+        raise InvalidParameter(f"support={sets!r} must hold a_only, b_only (numbers) and "
+                               f"base") from None
+    h = hashlib.blake2b(a.tobytes() + b"|" + b.tobytes(), digest_size=8).hexdigest()
+    _SUPPORT[h] = (a, b)
+    return f"support[{h}]({base})"
+
+
+def support_sets(name: str) -> dict[str, Any] | None:
+    """The registered sets of a ``support`` feature (for the counterexample), else None."""
+    m = _SUP.match(name)
+    if not m or m.group(1) not in _SUPPORT:
+        return None
+    a, b = _SUPPORT[m.group(1)]
+    return {"a_only": a.tolist(), "b_only": b.tolist(), "base": m.group(2)}
+
+
 def default_features(batch: NDArray[Any], *, float_bits: bool = False,
                      user: FeatureMap | None = None,
-                     other: NDArray[Any] | None = None) -> tuple[str, ...]:
+                     other: NDArray[Any] | None = None,
+                     support: bool = True) -> tuple[str, ...]:
     """The features searched for outputs like ``batch`` (a pilot batch of one side;
     ``other`` is the other side's pilot, used by the ``proj`` feature)."""
     if user is not None:
@@ -116,6 +168,11 @@ def default_features(batch: NDArray[Any], *, float_bits: bool = False,
             g = lattice_spacing(compute(x, batch), compute(x, other))
             if g is not None:
                 names.append(f"resid[{g!r}]({x})")
+        if support:
+            for x in own + [x for x in names if x == "pattern"]:
+                sup = _support_feature(x, compute(x, batch), compute(x, other))
+                if sup is not None:
+                    names.append(sup)
     return tuple(names)
 
 
@@ -225,6 +282,14 @@ def compute(name: str, batch: NDArray[Any], user: FeatureMap | None = None) -> N
     m = _RES.match(name)
     if m:
         return residue(compute(m.group(2), batch, user), float(m.group(1)))
+    m = _SUP.match(name)
+    if m:
+        if m.group(1) not in _SUPPORT:
+            raise InvalidParameter(f"feature {name!r}: its value sets are unknown (replay needs "
+                                   f"the counterexample's 'support')")
+        a, b = _SUPPORT[m.group(1)]
+        y = compute(m.group(2), batch, user)
+        return np.isin(y, a).astype(np.float64) - np.isin(y, b).astype(np.float64)
     m = _USER.match(name)
     if m:
         if user is None:

@@ -15,6 +15,14 @@ Neighbour pairs (``neighbours=``, alias of the older ``inputs=``):
   of ``samples``, at least 1000 per side), and only the best pair is audited, with the full
   confidence: the choice depends on data independent of the final estimation, so no split is
   needed.
+
+Data-set inputs (``domain=`` given: the box the records live in, ``(lo, hi)`` or one pair per
+column).  ``neighbours="search"`` generates small neighbouring data sets of ``dataset_size``
+records under ``relation`` ("substitute", "add_remove" or "both") — extreme values, ties,
+duplicates, records at cluster boundaries (:mod:`privlab.audit.datasets`) — and scores them by
+pilot audits exactly as above; explicit pairs of data sets are audited with the union bound.
+The mechanism needs ``sample_on(x, n, rng)``, ``sample(x, bounds, n, *, rng)`` (the lab's
+releases) or ``release(x, *, rng)``, and ``epsilon`` unless ``claimed_epsilon`` is given.
 """
 
 from __future__ import annotations
@@ -98,7 +106,9 @@ def audit_mechanism(mechanism: Any, *, samples: int, confidence: float = 0.95,
                     progress: Callable[[str], Any] | None = None,
                     bar: Callable[[int], Any] | None = None, confirm: bool = True,
                     confirm_confidence: float | None = None,
-                    confirm_samples: int | None = None) -> AuditResult:
+                    confirm_samples: int | None = None, domain: Any = None,
+                    dataset_size: int | None = None, relation: str = "substitute",
+                    seedable: bool = True) -> AuditResult:
     """Audit ``mechanism`` on neighbouring inputs (module docstring).
 
     Default pair: the mechanism's ``pairs`` (controls) or f(D) = 0 vs f(D') = Δ (additive
@@ -106,6 +116,16 @@ def audit_mechanism(mechanism: Any, *, samples: int, confidence: float = 0.95,
     the mechanism's own claim, ``mechanism.epsilon``; other keywords as :func:`audit_pair`.
     """
     t0 = time.perf_counter()
+    if domain is not None:
+        return _audit_datasets(
+            mechanism, samples=samples, confidence=confidence, claimed_epsilon=claimed_epsilon,
+            rng=rng, given=neighbours if neighbours is not None else inputs, domain=domain,
+            size=dataset_size, relation=relation, progress=progress, confirm=confirm,
+            confirm_confidence=confirm_confidence, confirm_samples=confirm_samples,
+            kw={"chunk": chunk, "bins": bins, "selection_fraction": selection_fraction,
+                "delta": delta, "objective": objective, "workers": workers,
+                "scheduler": scheduler, "float_bits": bool(float_bits), "bar": bar,
+                "seedable": seedable})
     control = _is_control(mechanism)
     need = ("sample_on", "epsilon") if control else ("release", "epsilon", "sensitivity")
     for attr in need:
@@ -135,7 +155,8 @@ def audit_mechanism(mechanism: Any, *, samples: int, confidence: float = 0.95,
     kw = {"chunk": chunk, "bins": bins, "selection_fraction": selection_fraction,
           "delta": delta, "objective": objective, "workers": workers, "scheduler": scheduler,
           "float_bits": bool(getattr(mechanism, "float_bits", False)) if float_bits is None
-          else float_bits, "features": getattr(mechanism, "features", None), "bar": bar}
+          else float_bits, "features": getattr(mechanism, "features", None), "bar": bar,
+          "seedable": seedable}
     label, spec = _label(mechanism), mechanism_spec(mechanism)
     pilot: list[dict[str, Any]] = []
     if search and len(pairs) > 1:
@@ -148,13 +169,27 @@ def audit_mechanism(mechanism: Any, *, samples: int, confidence: float = 0.95,
                           if objective == "epsilon" else r.delta_lower_bound})
         best = max(range(len(pairs)), key=lambda i: pilot[i]["pilot_bound"])
         pairs = [pairs[best]]
+    return _audit_pairs(pairs, lambda x: _sampler(mechanism, x), conf=conf, claim=claim,
+                        root=root[2], label=label, spec=spec, progress=progress,
+                        confirm=confirm, confirm_confidence=confirm_confidence,
+                        confirm_samples=confirm_samples, samples=samples, kw=kw,
+                        objective=objective, pilot=pilot, t0=t0)
+
+
+def _audit_pairs(pairs: list[tuple[Any, Any]], make: Callable[[Any], Sampler], *, conf: float,
+                 claim: float | None, root: Any, label: str, spec: Any,
+                 progress: Callable[[str], Any] | None, confirm: bool,
+                 confirm_confidence: float | None, confirm_samples: int | None, samples: int,
+                 kw: dict[str, Any], objective: str, pilot: list[dict[str, Any]],
+                 t0: float) -> AuditResult:
+    """Audit each pair at 1 − α/K (union bound) and report the worst (module docstring)."""
     conf_each = 1.0 - (1.0 - conf) / len(pairs)
     if confirm and confirm_confidence is not None:  # the union bound covers confirmation too
         v.in_open("confirm_confidence", confirm_confidence, 0.0, 1.0)
         confirm_confidence = 1.0 - (1.0 - float(confirm_confidence)) / len(pairs)
     results = []
-    for (a, b), g in zip(pairs, _children(root[2], len(pairs)), strict=True):
-        results.append(_audit_pair(_sampler(mechanism, a), _sampler(mechanism, b),
+    for (a, b), g in zip(pairs, _children(root, len(pairs)), strict=True):
+        results.append(_audit_pair(make(a), make(b),
                                    samples=samples, confidence=conf_each, claimed_epsilon=claim,
                                    rng=g, name=label, neighbours=[a, b], spec=spec,
                                    progress=progress, confirm=confirm,
@@ -179,3 +214,65 @@ def audit_mechanism(mechanism: Any, *, samples: int, confidence: float = 0.95,
         structural_leak=any(r.structural_leak for r in results),
         delta_lower_bound=max(r.delta_lower_bound for r in results),
         pairs=rows + tuple({"searched": p} for p in pilot))
+
+
+
+def _audit_datasets(mechanism: Any, *, samples: int, confidence: float,
+                    claimed_epsilon: float | None, rng: RngLike, given: Any, domain: Any,
+                    size: int | None, relation: str, progress: Callable[[str], Any] | None,
+                    confirm: bool, confirm_confidence: float | None,
+                    confirm_samples: int | None, kw: dict[str, Any]) -> AuditResult:
+    """``audit_mechanism`` for data-set inputs (module docstring)."""
+    from privlab.audit import datasets as ds
+
+    t0 = time.perf_counter()
+    _, conf, *_ = _check_common(samples, confidence, kw["chunk"], kw["bins"],
+                                kw["selection_fraction"], claimed_epsilon)
+    bounds = ds.parse_domain(domain)
+    if claimed_epsilon is None and not hasattr(mechanism, "epsilon"):
+        raise InvalidParameter(f"mechanism={mechanism!r} has no attribute 'epsilon': pass "
+                               f"claimed_epsilon")
+    claim = v.non_negative("mechanism.epsilon", mechanism.epsilon) if claimed_epsilon is None \
+        else float(claimed_epsilon)
+    k = getattr(mechanism, "k", None)
+    k = int(k) if isinstance(k, int | np.integer) and k > 0 else None
+    n = v.positive_int("dataset_size", size) if size is not None else \
+        max(ds.DEFAULT_SIZE, 2 * k + 2 if k else 0)
+    root = _children(rng, 3)
+    search = isinstance(given, str)
+    if search and given != "search":
+        raise InvalidParameter(f"neighbours={given!r} must be pairs of data sets or 'search'")
+    if given is None or search:
+        cands = ds.dataset_candidates(bounds, size=n, k=k, relation=relation,
+                                      rng=np.random.default_rng(root[0]))
+        pairs = [(x, xp) for x, xp, _ in cands]
+        labels = [lab for _, _, lab in cands]
+    else:
+        pairs = [(np.asarray(a, float).reshape(len(a), -1), np.asarray(b, float).reshape(
+            len(b), -1)) for a, b in _check_inputs(given, None)]
+        labels = ["given"] * len(pairs)
+    n_pad = max(max(len(a), len(b)) for a, b in pairs)
+    make = lambda x: ds.dataset_sampler(mechanism, x, bounds, n_pad)  # noqa: E731
+    label = str(getattr(mechanism, "name", type(mechanism).__name__))
+    pilot: list[dict[str, Any]] = []
+    if len(pairs) > 1 and (search or given is None):
+        n_pilot = max(MIN_SAMPLES, samples // 20)
+        for (a, b), lab, g in zip(pairs, labels, _children(root[1], len(pairs)), strict=True):
+            r = _audit_pair(make(a), make(b), samples=n_pilot, confidence=conf,
+                            claimed_epsilon=claim, rng=g, name=label, confirm=False,
+                            **{**kw, "bar": None})
+            pilot.append({"inputs": [a.tolist(), b.tolist()], "label": lab,
+                          "pilot_bound": r.epsilon_lower_bound
+                          if kw["objective"] == "epsilon" else r.delta_lower_bound})
+        best = max(range(len(pairs)), key=lambda i: pilot[i]["pilot_bound"])
+        if progress is not None:
+            progress(f"{label}: searched {len(pairs)} neighbouring data sets; worst: "
+                     f"{labels[best]}")
+        pairs = [pairs[best]]
+    res = _audit_pairs([(a.tolist(), b.tolist()) for a, b in pairs],
+                       lambda x: make(np.asarray(x, float)), conf=conf, claim=claim,
+                       root=root[2], label=label, spec=None, progress=progress,
+                       confirm=confirm, confirm_confidence=confirm_confidence,
+                       confirm_samples=confirm_samples, samples=samples, kw=kw,
+                       objective=str(kw["objective"]), pilot=pilot, t0=t0)
+    return res

@@ -1,7 +1,10 @@
 """Replay a saved counterexample: re-estimate its fixed event on fresh samples.
 
 A counterexample (``AuditResult.counterexample``, or the whole ``to_dict()``) names the
-mechanism (``spec``, rebuilt with :func:`privlab.audit.controls.from_spec`) or needs the two
+mechanism (``spec``, rebuilt with :func:`privlab.audit.controls.from_spec`; for the user's own
+code — ``{"sampler" | "mechanism": REF, "pair": [a, b]}``, saved by ``privlab audit-suite run
+--out`` and ``privlab audit --sampler --save`` — re-imported from REF with
+:func:`privlab.audit.usercode.samplers_from_spec`) or needs the two
 samplers, the neighbour pair, the feature and the event.  Because the event is fixed before the
 new samples are drawn, all ``samples`` per side go to estimation and the bounds are exactly
 those of the auditor's step 3 (:func:`privlab.audit.auditor._bounds`) with the bound method
@@ -67,14 +70,20 @@ def replay(counterexample: Mapping[str, Any], *, samples: int, rng: RngLike = No
         if not spec:
             raise InvalidParameter("the counterexample names no mechanism (spec is null): "
                                    "pass sample_a and sample_b")
-        from privlab.audit.controls import from_spec
-        from privlab.audit.mechanism import _label, _sampler
+        from privlab.audit.usercode import is_user_spec, samplers_from_spec
 
-        mech = from_spec(spec)
-        a, b = cex["neighbours"]
-        sample_a, sample_b = _sampler(mech, a), _sampler(mech, b)
-        features = features if features is not None else getattr(mech, "features", None)
-        name = f"replay of {_label(mech)}"
+        if is_user_spec(spec):  # the user's own code: rebuilt from its reference
+            sample_a, sample_b, label = samplers_from_spec(dict(spec))
+            name = f"replay of {label}"
+        else:
+            from privlab.audit.controls import from_spec
+            from privlab.audit.mechanism import _label, _sampler
+
+            mech = from_spec(spec)
+            a, b = cex["neighbours"]
+            sample_a, sample_b = _sampler(mech, a), _sampler(mech, b)
+            features = features if features is not None else getattr(mech, "features", None)
+            name = f"replay of {_label(mech)}"
     eps = cex.get("claimed_epsilon")
     eps = None if eps is None else v.non_negative("claimed_epsilon", eps)
     dl = v.in_closed("delta", cex.get("delta", 0.0), 0.0, 1.0)
@@ -83,6 +92,8 @@ def replay(counterexample: Mapping[str, Any], *, samples: int, rng: RngLike = No
         raise InvalidParameter("a delta-objective counterexample needs claimed_epsilon")
     seqs = [sp.child(sp.root_seed(rng), i) for i in range(2)]
     feat, event = str(cex["feature"]), dict(cex["event"])
+    if cex.get("support") is not None:  # a support event: its value sets travel with it
+        feat = ft.register_support(cex["support"])
     ka = _count(sample_a, "sample_a", n, seqs[0], ch, feat, event, features)
     kb = _count(sample_b, "sample_b", n, seqs[1], ch, feat, event, features)
     out, res = _bounds(ka, kb, n, 1.0 - conf, dl, eps, cex["direction"] == "a>b", objective,
@@ -95,7 +106,8 @@ def replay(counterexample: Mapping[str, Any], *, samples: int, rng: RngLike = No
                        seconds=time.perf_counter() - t0, claimed_epsilon=eps, delta=dl,
                        verdict=res["verdict"], structural_leak=res["leak"],
                        counterexample=jsonable(new), selection_samples=0, estimation_samples=n,
-                       candidates=1, objective=objective, features=(feat,))
+                       candidates=1, objective=objective, features=(feat,),
+                       event_class=ft.event_class(feat))
 
 
 __all__ = ["replay"]

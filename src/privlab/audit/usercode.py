@@ -35,7 +35,8 @@ import numpy as np
 
 from privlab.errors import InvalidParameter
 
-__all__ = ["checked", "factory_sampler", "load_reference", "mechanism_sampler", "vectorize"]
+__all__ = ["checked", "factory_sampler", "is_user_spec", "load_reference", "mechanism_sampler",
+           "samplers_from_spec", "vectorize"]
 
 Sampler = Callable[[int, np.random.Generator], Any]
 
@@ -188,3 +189,38 @@ def mechanism_sampler(obj: Any, value: Any, label: str) -> Sampler:
         return res.reshape(n, -1) if res.ndim > 2 else res
 
     return checked(sample, label)
+
+
+def is_user_spec(spec: Any) -> bool:
+    """True for the ``spec`` of a counterexample of user code: ``{"sampler" | "mechanism":
+    REF, "pair": [a, b], "base": DIR}`` (written by ``audit-suite run`` and ``audit
+    --sampler``)."""
+    return isinstance(spec, dict) and "pair" in spec and ("sampler" in spec
+                                                          or "mechanism" in spec)
+
+
+def _input(x: Any, where: str) -> Any:
+    if isinstance(x, bool) or not isinstance(x, int | float | list):
+        raise InvalidParameter(f"{where}={x!r} must be a number or a list of numbers")
+    try:
+        return float(x) if not isinstance(x, list) else np.asarray(x, dtype=float)
+    except (TypeError, ValueError):
+        raise InvalidParameter(f"{where}={x!r} must be numeric") from None
+
+
+def samplers_from_spec(spec: dict[str, Any]) -> tuple[Sampler, Sampler, str]:
+    """The two samplers of a user-code counterexample (:func:`is_user_spec`), rebuilt from the
+    reference (relative file references are looked up under ``base``), and a label."""
+    kinds = [k for k in ("sampler", "mechanism") if k in spec]
+    if len(kinds) != 1:
+        raise InvalidParameter(f"spec={spec!r} must name exactly one of sampler or mechanism")
+    kind, ref = kinds[0], spec[kinds[0]]
+    pair = spec.get("pair")
+    if not isinstance(pair, list) or len(pair) != 2:
+        raise InvalidParameter(f"spec.pair={pair!r} must be the neighbouring inputs [a, b]")
+    base = spec.get("base")
+    obj = load_reference(ref, what=kind, base=None if base is None else pathlib.Path(base))
+    label = f"{kind} {ref}"
+    build = factory_sampler if kind == "sampler" else mechanism_sampler
+    a, b = (_input(x, f"spec.pair[{i}]") for i, x in enumerate(pair))
+    return build(obj, a, label), build(obj, b, label), label

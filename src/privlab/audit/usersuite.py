@@ -17,6 +17,7 @@ its neighbouring inputs (``pairs``) or a search domain, and the claim (ε, δ)::
     samples = 100000              # optional
     expect = "consistent"         # optional; "violation" for a known-bad control
     tags = ["noise"]              # optional
+    seedable = false              # optional: the sampler ignores rng (audited with a warning)
 
 Error control.  The run spends one family-wise error budget α over its m audits (Bonferroni):
 audit i reports ``violation`` only if (1) its bound, at confidence 1 − α/m, exceeds the claim,
@@ -47,11 +48,12 @@ from privlab.audit.replay import replay
 from privlab.audit.usercode import factory_sampler, load_reference, mechanism_sampler
 from privlab.errors import InvalidParameter
 
-__all__ = ["AuditSpec", "Suite", "SuiteResult", "load_suite", "run_suite_file"]
+__all__ = ["AuditSpec", "Suite", "SuiteResult", "load_suite", "parse_audit", "run_audit",
+           "run_suite_file"]
 
 EXPECT = ("consistent", "violation")
 AUDIT_KEYS = {"name", "sampler", "mechanism", "pairs", "search", "claimed_epsilon", "delta",
-              "samples", "confidence", "expect", "tags", "float_bits", "objective"}
+              "samples", "confidence", "expect", "tags", "float_bits", "objective", "seedable"}
 SUITE_KEYS = {"alpha", "samples", "seed", "name"}
 
 
@@ -73,6 +75,9 @@ class AuditSpec:
     float_bits: bool = False
     objective: str = "epsilon"
     base: str = "."
+    seedable: bool = True
+    """False: the user's sampler ignores ``rng`` (audited with a warning; no same-seed
+    guarantee)."""
 
     def sampler(self, value: Any) -> Callable[[int, np.random.Generator], Any]:
         obj = load_reference(self.reference, what=f"audit {self.name!r} {self.kind}",
@@ -137,7 +142,9 @@ def _numeric(row: Sequence[str]) -> bool:
     return True
 
 
-def _audit(raw: Any, i: int, base: pathlib.Path, default_samples: int) -> AuditSpec:
+def parse_audit(raw: Any, i: int, base: pathlib.Path, default_samples: int) -> AuditSpec:
+    """One validated audit from its suite-file table ``raw`` (also the ``privlab audit
+    --sampler`` options, gathered into the same table by the command)."""
     where = f"audit #{i + 1}"
     if not isinstance(raw, Mapping):
         raise InvalidParameter(f"{where} must be a table ([[audit]])")
@@ -189,7 +196,7 @@ def _audit(raw: Any, i: int, base: pathlib.Path, default_samples: int) -> AuditS
         delta=v.in_closed(f"{where} delta", raw.get("delta", 0.0), 0.0, 1.0),
         samples=v.positive_int(f"{where} samples", raw.get("samples", default_samples)),
         expect=expect, tags=tuple(tags), float_bits=bool(raw.get("float_bits", False)),
-        base=str(base),
+        base=str(base), seedable=_flag(f"{where} seedable", raw.get("seedable", True)),
         objective=v.one_of(f"{where} objective", raw.get("objective", "epsilon"),
                            ("epsilon", "delta")))
 
@@ -218,7 +225,7 @@ def load_suite(path: str | pathlib.Path, *, alpha: float | None = None,
         raise InvalidParameter(f"suite={str(path)!r} holds no [[audit]] entries")
     n_default = samples if samples is not None else head.get("samples", 100_000)
     n_default = v.positive_int("samples", n_default)
-    specs = tuple(_audit(a, i, p.parent, n_default) for i, a in enumerate(audits))
+    specs = tuple(parse_audit(a, i, p.parent, n_default) for i, a in enumerate(audits))
     names = [s.name for s in specs]
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
@@ -227,6 +234,12 @@ def load_suite(path: str | pathlib.Path, *, alpha: float | None = None,
     return Suite(name=str(head.get("name", p.stem)), path=str(p),
                  alpha=v.in_open("alpha", a, 0.0, 1.0),
                  seed=_seed(head.get("seed", 0)), audits=specs)
+
+
+def _flag(name: str, x: Any) -> bool:
+    if not isinstance(x, bool):
+        raise InvalidParameter(f"{name}={x!r} must be true or false")
+    return x
 
 
 def _seed(x: Any) -> int:
@@ -274,32 +287,36 @@ def _stream(seed: int, name: str) -> np.random.SeedSequence:
     return np.random.SeedSequence(seed, spawn_key=(zlib.crc32(name.encode()),))
 
 
-def _run_one(a: AuditSpec, level: float, seed: int, workers: int | None, scheduler: Any,
-             progress: Callable[[str], Any]) -> dict[str, Any]:
+def run_audit(a: AuditSpec, level: float, seed: int, workers: int | None = 1,
+              scheduler: Any = None,
+              progress: Callable[[str], Any] = lambda m: None) -> dict[str, Any]:
+    """One audit at family-wise level ``level`` (its share of the suite's budget; the whole
+    1 − confidence for ``privlab audit --sampler``): union bound over its K pairs, pilot
+    search when it has a domain, confirmation replay on fresh samples (module docstring)."""
     ss = _stream(seed, a.name)
     s_pilot, s_main, s_confirm = ss.spawn(3)
     cands = a.candidate_pairs()
     common = {"delta": a.delta, "claimed_epsilon": a.claimed_epsilon, "objective": a.objective,
-              "float_bits": a.float_bits, "workers": workers, "scheduler": scheduler}
+              "float_bits": a.float_bits, "workers": workers, "scheduler": scheduler,
+              "seedable": a.seedable}
     if a.domain is not None:  # search: pilots on their own streams choose the pair
         pilots = []
-        for j, (x, y) in enumerate(cands):
+        for (x, y), g in zip(cands, s_pilot.spawn(len(cands)), strict=True):
             r = audit_pair(a.sampler(x), a.sampler(y), samples=max(a.samples // 20, 1000),
-                           confidence=0.5, rng=s_pilot.spawn(len(cands))[j], name=a.name,
-                           **common)
+                           confidence=0.5, rng=g, name=a.name, confirm=False, **common)
             pilots.append(r.epsilon_lower_bound if a.objective == "epsilon"
                           else r.delta_lower_bound)
         cands = [cands[int(np.argmax(pilots))]]
     per_pair = level / len(cands)
     best: AuditResult | None = None
     best_pair = cands[0]
-    for j, (x, y) in enumerate(cands):
+    spec = {"sampler" if a.kind == "sampler" else "mechanism": a.reference,
+            "base": str(pathlib.Path(a.base).resolve())}
+    for j, ((x, y), g) in enumerate(zip(cands, s_main.spawn(len(cands)), strict=True)):
         progress(f"audit {a.name}: pair {j + 1}/{len(cands)}")
         r = audit_pair(a.sampler(x), a.sampler(y), samples=a.samples, confidence=1 - per_pair,
-                       rng=s_main.spawn(len(cands))[j], name=a.name,
-                       neighbours=[_jsonable(x), _jsonable(y)],
-                       spec={"sampler" if a.kind == "sampler" else "mechanism": a.reference,
-                             "pair": [_jsonable(x), _jsonable(y)]}, **common)
+                       rng=g, name=a.name, neighbours=[_jsonable(x), _jsonable(y)],
+                       spec={**spec, "pair": [_jsonable(x), _jsonable(y)]}, **common)
         key = (r.epsilon_lower_bound if a.objective == "epsilon" else r.delta_lower_bound)
         if best is None or key > (best.epsilon_lower_bound if a.objective == "epsilon"
                                   else best.delta_lower_bound):
@@ -321,13 +338,17 @@ def _run_one(a: AuditSpec, level: float, seed: int, workers: int | None, schedul
     d = best.to_dict()
     return {"name": a.name, "reference": a.reference, "kind": a.kind, "tags": list(a.tags),
             "claimed_epsilon": a.claimed_epsilon, "delta": a.delta, "objective": a.objective,
-            "samples": a.samples, "confidence": 1 - per_pair,
+            "samples": a.samples, "confidence": 1 - per_pair, "pairs_audited": len(cands),
             "epsilon_lower_bound": best.epsilon_lower_bound,
             "delta_lower_bound": best.delta_lower_bound,
-            "structural_leak": best.structural_leak, "first_stage": best.verdict,
+            "structural_leak": best.structural_leak, "event_class": best.event_class,
+            "seedable": a.seedable, "first_stage": best.verdict,
             "confirmation": confirmation, "verdict": reported, "expect": a.expect,
             "as_expected": reported == a.expect, "pair": [_jsonable(p) for p in best_pair],
             "counterexample": d.get("counterexample")}
+
+
+_run_one = run_audit
 
 
 def _jsonable(x: Any) -> Any:

@@ -5,6 +5,15 @@
                   [--workers W] [--scheduler ADDRESS] [--save FILE] [--format json]
     privlab audit --suite [--quick] [--samples N]
     privlab audit --replay FILE [--samples N]
+    privlab audit --sampler MODULE:FACTORY | --mechanism MODULE:OBJ
+                  (--pair A B ... | --input-a FILE --input-b FILE | --search LO,HI)
+                  --claimed-epsilon E [--sensitivity S] [--delta D] [--samples N] ...
+
+The user's own code (``--sampler``: ``factory(input) -> (n, rng) -> array``; ``--mechanism``:
+an object with ``release(values, *, rng)``; ``MODULE:NAME`` or ``path/to/file.py:NAME``) is
+audited by the same runner as one entry of a suite file
+(:func:`privlab.audit.usersuite.run_audit`): union bound over the pairs, pilot search over a
+domain, confirmation replay on fresh samples, error 1 − confidence in all.
 
 Exit status: 0 when the claim is consistent with the audit (suite: every mechanism has its
 expected verdict), 1 when a claim is violated (suite: a verdict differs from the expected one),
@@ -20,9 +29,6 @@ from typing import Any
 import click
 
 from privlab._io import atomic_write_json
-from privlab.audit import audit_mechanism, replay
-from privlab.audit import suite as suite_mod
-from privlab.audit.controls import make, names
 from privlab.commands._common import (
     EXIT_FAILED,
     EXIT_OK,
@@ -53,6 +59,92 @@ def _summary(d: dict[str, Any]) -> str:
                   f"counts               a: {cex['a']['count']}/{cex['a']['n']}  "
                   f"b: {cex['b']['count']}/{cex['b']['n']}"]
     return "\n".join(lines)
+
+
+def _user_summary(d: dict[str, Any]) -> str:
+    cex = d.get("counterexample") or {}
+    conf = d.get("confirmation") or {}
+    lines = [f"{d['kind']:<21}{d['reference']}",
+             f"claimed              epsilon={d['claimed_epsilon']} delta={d['delta']}",
+             f"epsilon lower bound  {d['epsilon_lower_bound']:.6g}  "
+             f"(confidence {d['confidence']:.6g} per pair, {d['pairs_audited']} pair(s))",
+             f"delta lower bound    {d['delta_lower_bound']:.6g}",
+             f"structural leak      {d['structural_leak']}  (event class {d['event_class']})",
+             f"verdict              {d['verdict']}"
+             + (f"  (confirmation: {conf.get('verdict')})" if conf else ""),
+             f"samples per side     {d['samples']}"]
+    if not d.get("seedable", True):
+        lines.append("seedable             False (same seed does not reproduce this audit)")
+    if cex:
+        lines += [f"neighbours           {json.dumps(d.get('pair'))}",
+                  f"event                {cex.get('feature')} in "
+                  f"{json.dumps(cex.get('event'))}",
+                  f"counts               a: {cex['a']['count']}/{cex['a']['n']}  "
+                  f"b: {cex['b']['count']}/{cex['b']['n']}"]
+    return "\n".join(lines)
+
+
+def _input_token(tok: str) -> Any:
+    """A neighbour from the command line: a number, numbers ``1,2,3`` / ``[1, 2, 3]`` (a
+    vector), or a CSV/JSON file name (a data set; read relative to the current directory)."""
+    try:
+        return float(tok)
+    except ValueError:
+        pass
+    if tok.lstrip().startswith("["):
+        try:
+            val = json.loads(tok)
+        except ValueError:
+            raise InvalidParameter(f"--pair value {tok!r} is not a JSON list") from None
+        return val
+    if "," in tok:
+        try:
+            return [float(x) for x in tok.split(",")]
+        except ValueError:
+            raise InvalidParameter(f"--pair value {tok!r} must be numbers a,b,… or a file "
+                                   f"name") from None
+    return tok
+
+
+def _user_audit(kind: str, ref: str, pairs: tuple[tuple[str, str], ...], input_a: str | None,
+                input_b: str | None, search: str | None, sensitivity: str | None,
+                claimed: float | None, delta: float, objective: str, n: int,
+                confidence: float, float_bits: bool, unseedable: bool, workers: int | None,
+                scheduler: str | None, seed: int) -> dict[str, Any]:
+    """``--sampler`` / ``--mechanism``: one audit of the user's code (module docstring)."""
+    from privlab import _validate as v
+    from privlab.audit.usersuite import parse_audit, run_audit
+
+    if claimed is None:
+        raise click.UsageError(f"--claimed-epsilon is required with --{kind}")
+    if (input_a is None) != (input_b is None):
+        raise click.UsageError("--input-a and --input-b go together (the two neighbouring "
+                               "data sets)")
+    given = [[_input_token(a), _input_token(b)] for a, b in pairs]
+    if input_a is not None:
+        given.append([input_a, input_b])
+    if bool(given) == (search is not None):
+        raise click.UsageError(f"--{kind} needs exactly one of --pair A B (repeatable), "
+                               f"--input-a/--input-b or --search LO,HI")
+    raw: dict[str, Any] = {"name": ref, kind: ref, "claimed_epsilon": claimed, "delta": delta,
+                           "samples": n, "float_bits": float_bits, "objective": objective,
+                           "seedable": not unseedable}
+    if given:
+        raw["pairs"] = given
+    else:
+        dom = _floats("--search", search)
+        if len(dom) != 2:
+            raise click.BadParameter(f"--search={search!r} must be LO,HI")
+        raw["search"] = {"domain": list(dom),
+                         "sensitivity": _floats("--sensitivity", sensitivity, scalar=True)
+                         if sensitivity is not None else 1.0}
+    spec = parse_audit(raw, 0, Path.cwd(), n)
+    level = 1.0 - v.in_open("confidence", confidence, 0.0, 1.0)
+    import numpy as np
+
+    for x in spec.candidate_pairs()[0]:  # fail fast: import, signature, output shape
+        spec.sampler(x)(16, np.random.default_rng(0))
+    return run_audit(spec, level, seed, workers, scheduler, progress)
 
 
 def _floats(name: str, text: str | None, *, scalar: bool = False) -> Any:
@@ -117,6 +209,22 @@ def _audit_box(name: str, epsilon: float | None, sensitivity: str | None, core: 
               help="Re-estimate the event of a saved result / counterexample JSON.")
 @click.option("--save", type=click.Path(dir_okay=False), default=None,
               help="Write the result (with its counterexample) to this JSON file.")
+@click.option("--sampler", "sampler_ref", default=None, metavar="MODULE:FACTORY",
+              help="Audit your own code: factory(input) returns a sampler (n, rng) -> array "
+                   "(MODULE:NAME or path/to/file.py:NAME).")
+@click.option("--mechanism", "mechanism_ref", default=None, metavar="MODULE:OBJ",
+              help="Audit your own object with release(values, *, rng).")
+@click.option("--pair", "pairs", nargs=2, multiple=True, metavar="A B",
+              help="Neighbouring inputs for --sampler/--mechanism (repeatable; a number, "
+                   "a vector 1,2,3 or a CSV/JSON data set).")
+@click.option("--input-a", default=None, type=click.Path(dir_okay=False),
+              help="Data set (CSV/JSON) of one neighbour, with --input-b.")
+@click.option("--input-b", default=None, type=click.Path(dir_okay=False),
+              help="Data set (CSV/JSON) of the other neighbour.")
+@click.option("--search", default=None, metavar="LO,HI",
+              help="Search neighbouring scalar inputs x, x±S in [LO, HI] (S = --sensitivity).")
+@click.option("--unseedable", is_flag=True,
+              help="Your sampler ignores rng: audit anyway (no same-seed reproducibility).")
 @format_option
 @seed_option
 def audit(mechanism: str | None, samples: int | None, confidence: float, delta: float,
@@ -124,16 +232,48 @@ def audit(mechanism: str | None, samples: int | None, confidence: float, delta: 
           sensitivity: str | None, core: str | None, d: float | None, float_bits: bool,
           workers: int | None,
           scheduler: str | None, run_suite: bool, quick: bool, replay_file: str | None,
-          save: str | None, fmt: str, seed: int) -> None:
+          save: str | None, sampler_ref: str | None, mechanism_ref: str | None,
+          pairs: tuple[tuple[str, str], ...], input_a: str | None, input_b: str | None,
+          search: str | None, unseedable: bool, fmt: str, seed: int) -> None:
     """Audit MECHANISM black-box: a lower bound on its epsilon (or delta) that holds with the
     given confidence, and a replayable counterexample.  MECHANISM is one of: laplace,
     staircase, geometric, randomized-response, exponential-mechanism, histogram, svt1..svt6,
     noisy-max-*, float-laplace-naive, float-laplace-safe, box-staircase (ℝ^d, thesis §4.5;
-    --sensitivity s1,s2,… --core z1,z2,…) and its broken-box-staircase-ratio|-step controls."""
-    modes = sum([mechanism is not None, run_suite, replay_file is not None])
+    --sensitivity s1,s2,… --core z1,z2,…) and its broken-box-staircase-ratio|-step controls.
+
+    Your own code: --sampler MODULE:FACTORY or --mechanism MODULE:OBJ with --pair A B,
+    --input-a/--input-b or --search LO,HI, and --claimed-epsilon (default 10^5 samples per
+    side); see docs/auditing-your-mechanism.md."""
+    from privlab.audit import audit_mechanism, replay
+    from privlab.audit import suite as suite_mod
+    from privlab.audit.controls import make, names
+
+    user = [(k, r) for k, r in (("sampler", sampler_ref), ("mechanism", mechanism_ref))
+            if r is not None]
+    modes = sum([mechanism is not None, run_suite, replay_file is not None]) + len(user)
     if modes != 1:
-        raise click.UsageError("give exactly one of MECHANISM, --suite or --replay FILE "
+        raise click.UsageError("give exactly one of MECHANISM, --suite, --replay FILE, "
+                               "--sampler MODULE:FACTORY or --mechanism MODULE:OBJ "
                                f"(mechanisms: {', '.join(names())})")
+    if not user and (pairs or input_a or input_b or search or unseedable):
+        raise click.UsageError("--pair, --input-a/--input-b, --search and --unseedable apply "
+                               "to --sampler/--mechanism only")
+    if user:
+        for opt, val in (("--epsilon", epsilon), ("--d", d), ("--core", core)):
+            if val is not None:
+                raise click.UsageError(f"{opt} is a parameter of the built-in mechanisms; "
+                                       f"with --{user[0][0]} your code holds its parameters")
+        if quick:
+            raise click.UsageError("--quick applies to --suite only")
+        res_d = _user_audit(user[0][0], user[0][1], pairs, input_a, input_b, search,
+                            sensitivity, claimed_epsilon, delta, objective,
+                            samples if samples is not None else 10**5, confidence, float_bits,
+                            unseedable, workers, scheduler, seed)
+        if save:
+            atomic_write_json(Path(save), res_d)
+        emit(res_d, fmt, lambda: _user_summary(res_d))
+        exit_with(EXIT_FAILED if res_d["verdict"] == "violation" else EXIT_OK)
+        return
     if run_suite:
         rows = suite_mod.run(samples=samples, rng=seed, quick=quick, workers=workers,
                              confidence=confidence, progress=progress)
