@@ -16,6 +16,7 @@ import click
 from privlab.commands._common import (
     EXIT_FAILED,
     EXIT_OK,
+    EXIT_USAGE,
     cert_text,
     emit,
     format_option,
@@ -23,6 +24,7 @@ from privlab.commands._common import (
     seed_option,
     text_table,
 )
+from privlab.errors import InvalidParameter
 
 
 def _data_dir(value: Path | None) -> Path | None:
@@ -144,9 +146,41 @@ def _emit_certificate(cert: Any, fmt: str) -> None:
     sys.exit(EXIT_OK if c["holds"] else EXIT_FAILED)
 
 
-@click.group()
-def certify() -> None:
+@click.group(invoke_without_command=True)
+@click.option("--from-json", "from_json", default=None, metavar="PARAMS.json",
+              help="Certify again the configuration of a certificate file (as printed by "
+                   "'privlab certify … --format json'): laplace, staircase, box-staircase, "
+                   "dp-release.")
+@click.option("--check", "check_dir", default=None, metavar="DIR",
+              help="Re-certify every *.json certificate in DIR; exit 1 when one no longer "
+                   "holds or its verdict changed.")
+@format_option
+@click.pass_context
+def certify(ctx: click.Context, from_json: str | None, check_dir: str | None,
+            fmt: str) -> None:
     """Certificate for a parameter choice (exact checks; exit 1 when it does not hold)."""
+    if ctx.invoked_subcommand is not None:
+        if from_json or check_dir:
+            raise InvalidParameter("--from-json/--check take no sub-command")
+        return
+    from privlab.commands import certify_files as cf
+
+    if (from_json is None) == (check_dir is None):
+        if from_json is None:
+            click.echo(ctx.get_help())
+            sys.exit(EXIT_USAGE)
+        raise InvalidParameter("give one of --from-json or --check, not both")
+    if from_json is not None:
+        c = cf.recertify(cf.read_params(from_json))
+        emit(c, fmt, lambda: cert_text(c) if "checks" in c else (
+            f"{c['mechanism']} {c['parameters']}: certified epsilon "
+            f"{c.get('certified_epsilon')}; holds {c['holds']}"))
+        sys.exit(EXIT_OK if c["holds"] else EXIT_FAILED)
+    rows = cf.check_dir(check_dir)  # type: ignore[arg-type]
+    emit(rows, fmt, lambda: text_table([{**r, "changes": "; ".join(r["changes"])}
+                                         for r in rows]))
+    ok = all(r["holds"] and r["unchanged"] for r in rows)
+    sys.exit(EXIT_OK if ok else EXIT_FAILED)
 
 
 def _noise_options(f: Any) -> Any:
