@@ -7,6 +7,10 @@
 * :class:`CheckResult` — what every checker returns (never a bare bool).
 * :class:`Status`, :class:`Method` — ledger vocabulary.
 * :class:`Certificate` — a parameter choice with the evidence that it gives its guarantee.
+* :class:`Claim` with its :class:`Scope` (the paper's own setting or the lab's extension),
+  :class:`Refutation` (kind and severity of a failure) and :class:`Mutant` s (false variants
+  of the statement its checker must refute) — issue 14; the verdict rules are in
+  :mod:`privlab.proofs.verdict`.
 """
 
 from __future__ import annotations
@@ -85,6 +89,9 @@ class Status(enum.Enum):
     CONFIRMED = "confirmed"  # supported numerically or on a bounded domain
     REFUTED = "refuted"  # a concrete counterexample exists
     INCONCLUSIVE = "inconclusive"  # the check could not decide
+    FINDING = "finding (extension)"
+    """A check under a setting the paper does not use (scope ``extension``) failed: a finding
+    about that setting, never an erratum of the paper (not counted among refuted claims)."""
 
     def __str__(self) -> str:
         return self.value
@@ -202,6 +209,83 @@ def status_of(result: CheckResult) -> Status:
     return Status.INCONCLUSIVE
 
 
+SETTINGS = ("paper", "extension")
+RELEASES = ("record-aligned", "shuffled", "set", "n/a")
+NEIGHBOURS = ("substitute", "add/remove", "both", "n/a")
+KINDS = ("privacy", "false-statement", "proof-gap", "numeric", "typo")
+SEVERITY = {"privacy": "high", "false-statement": "medium", "proof-gap": "low",
+            "numeric": "low", "typo": "cosmetic"}
+"""Severity of a refutation by kind: privacy > false-statement > proof-gap > numeric > typo."""
+SEVERITY_RANK = {"privacy": 5, "false-statement": 4, "proof-gap": 3, "numeric": 2, "typo": 1}
+
+
+def _one_of(allowed: tuple[str, ...]) -> Any:
+    def check(inst: Any, att: attrs.Attribute, value: Any) -> None:
+        if value not in allowed:
+            raise v.InvalidParameter(f"{att.name}={value!r} must be one of {', '.join(allowed)}")
+    return check
+
+
+@attrs.frozen(kw_only=True)
+class Scope:
+    """The setting a claim is checked in (issue 14).
+
+    ``setting`` is ``"paper"`` when the check uses the seed's own setting and ``"extension"``
+    when it is the lab's own question (another neighbour relation or release format, or a
+    privlab guarantee); a failed extension is a finding about that setting, not an erratum.
+    ``neighbour`` and ``release`` (record-aligned / shuffled / set / n/a) name the relation and
+    the output format; ``noise`` how noise is shared (e.g. one draw per centroid); ``domain``
+    the parameter domain the statement quantifies over; ``reading`` the reading taken where the
+    printed text is ambiguous.
+    """
+
+    setting: str = attrs.field(validator=_one_of(SETTINGS))
+    neighbour: str = attrs.field(default="n/a", validator=_one_of(NEIGHBOURS))
+    release: str = attrs.field(default="n/a", validator=_one_of(RELEASES))
+    noise: str = "n/a"
+    domain: str = ""
+    reading: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"setting": self.setting, "neighbour": self.neighbour, "release": self.release,
+                "noise": self.noise, "domain": self.domain, "reading": self.reading}
+
+
+@attrs.frozen(kw_only=True)
+class Refutation:
+    """What a refutation means (issue 14): ``kind`` ∈ :data:`KINDS`; for ``privacy`` the exact
+    ``loss`` (or ``"∞"``), the ``weakest`` failing instance found, and whether the paper's own
+    experiment parameters are affected (``paper_parameters``)."""
+
+    kind: str = attrs.field(validator=_one_of(KINDS))
+    loss: str | None = None
+    weakest: str | None = None
+    paper_parameters: str | None = None
+
+    @property
+    def severity(self) -> str:
+        return SEVERITY[self.kind]
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "severity": self.severity,
+                               "severity_rank": SEVERITY_RANK[self.kind]}
+        if self.kind == "privacy":
+            out.update(loss=self.loss, weakest=self.weakest,
+                       paper_parameters=self.paper_parameters)
+        return out
+
+
+@attrs.frozen(kw_only=True)
+class Mutant:
+    """A perturbed (false) version of a claim's statement and the claim's checker run on it.
+
+    ``check`` is a zero-argument callable returning a :class:`CheckResult`; the mutant is
+    *caught* when that result is refuted — evidence that the claim's checker can fail."""
+
+    description: str
+    check: Any = attrs.field(eq=False, repr=False)
+
+
 @attrs.frozen(kw_only=True)
 class Claim:
     """A named obligation taken from a seed, with the checker that decides it.
@@ -220,6 +304,15 @@ class Claim:
     bounded: bool = False
     """True when the statement is universal but the check covers finitely many instances (a
     grid, random priors, small n): an exact/exhaustive pass then *confirms*, never verifies."""
+    scope: Scope | None = None
+    """The setting checked (paper's own or the lab's extension); see :class:`Scope`."""
+    refutation: Refutation | None = None
+    """Kind and severity of the failure when the check refutes the statement."""
+    mutants: tuple[Mutant, ...] = ()
+    """False variants of the statement the checker must refute (able-to-fail evidence)."""
+    data: str | None = None
+    """Name of the real data set the check depends on; its evidence must carry ``data``
+    provenance ``{name, path, rows, sha256}`` — a synthetic run is inconclusive."""
 
 
 @attrs.frozen(kw_only=True)

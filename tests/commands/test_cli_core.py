@@ -59,11 +59,11 @@ def test_table_json_is_the_ledger_table(capsys: pytest.CaptureFixture[str]) -> N
 
 
 def test_claims_filter(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "claims", "--id", "thesis:table-4.2", "--id", "thesis:def-9",
+    code, out, _ = run(capsys, "claims", "--id", "thesis:table-4.4", "--id", "thesis:def-9",
                        "--format", "json")
     rows = json.loads(out)
-    assert code == 0 and [r["id"] for r in rows] == ["thesis:table-4.2", "thesis:def-9"]
-    # Table 4.2 is refuted by a counterexample (printed digits truncated, not rounded)
+    assert code == 0 and [r["id"] for r in rows] == ["thesis:table-4.4", "thesis:def-9"]
+    # Table 4.4 is refuted by a counterexample (printed β and sizes do not round to the exact)
     assert rows[0]["status"] == "refuted" and rows[0]["counterexample"] is not None
 
 
@@ -74,7 +74,8 @@ def test_verify_quick_writes_report(tmp_path: Path, capsys: pytest.CaptureFixtur
     report = json.loads((out_dir / "report.json").read_text())
     assert code == (0 if report["summary"]["ok"] else 1) == 0, summary
     assert {"privlab_version", "seed", "generated", "claims", "tables", "audits"} <= set(report)
-    assert all(c["status"] in ("verified", "confirmed", "refuted", "inconclusive")
+    assert all(c["status"] in ("verified", "confirmed", "refuted", "inconclusive",
+                               "finding (extension)")
                for c in report["claims"])
     assert report["tables"]["thesis-4.1"]["columns"]
     for f in (s for sec in report["sections"] for s in sec["figures"]):
@@ -153,4 +154,20 @@ def test_parallel_report_equals_sequential(tmp_path: Path) -> None:
     one = build.run_verify(tmp_path / "a", quick=True, sections=secs, workers=1)
     two = build.run_verify(tmp_path / "b", quick=True, sections=secs, workers=2)
     assert two["workers"] == 2 and one["workers"] == 1
-    assert strip(one) == strip(two)
+    a, b = strip(one), strip(two)
+    assert a == b, _first_difference(a, b)
+
+
+def _first_difference(a: object, b: object, path: str = "") -> str:
+    """Where two report dictionaries first differ (for the assertion message)."""
+    if type(a) is not type(b):
+        return f"{path}: {a!r:.200} != {b!r:.200}"
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b), key=str):
+            if a.get(k) != b.get(k):
+                return _first_difference(a.get(k), b.get(k), f"{path}.{k}")
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            if x != y:
+                return _first_difference(x, y, f"{path}[{i}]")
+    return f"{path}: {a!r:.300} != {b!r:.300}"

@@ -10,10 +10,11 @@ import pytest
 from privlab.errors import InvalidParameter
 from privlab.proofs import default_ledger
 from privlab.proofs.ledger import LOAD_ERROR_PREFIX, SKIPPED_QUICK, Ledger
-from privlab.types import CheckResult, Claim, Method, Status, Table
+from privlab.types import CheckResult, Claim, Method, Mutant, Status, Table
 
 KEYS = {"id", "source", "statement", "status", "method", "evidence", "counterexample", "value",
-        "notes", "seconds"}
+        "notes", "seconds", "scope", "bounded", "kind", "severity", "severity_rank", "loss",
+        "weakest", "paper_parameters", "able_to_fail", "data"}
 
 
 def _false_claim() -> Claim:
@@ -27,9 +28,11 @@ def _false_claim() -> Claim:
 
 
 def _true_claim() -> Claim:
+    # issue 14: a verified claim must show its checker can fail — its mutant 2^10 = 1000
+    mutant = Mutant(description="2^10 = 1000", check=_false_claim().check)
     return Claim(id="test:true", source="test", statement="2^10 = 1024",
                  check=lambda: CheckResult(holds=2**10 == 1024, claim="2^10 = 1024",
-                                           method=Method.EXACT))
+                                           method=Method.EXACT), mutants=(mutant,))
 
 
 def _raising_claim() -> Claim:
@@ -41,7 +44,8 @@ def _raising_claim() -> Claim:
 
 def _slow_claim() -> Claim:
     return Claim(id="test:slow", source="test", statement="slow", slow=True,
-                 check=lambda: CheckResult(holds=True, claim="slow", method=Method.NUMERIC))
+                 check=lambda: CheckResult(holds=True, claim="slow", method=Method.NUMERIC),
+                 mutants=(Mutant(description="2^10 = 1000", check=_false_claim().check),))
 
 
 def _test_ledger(*claims: Claim, modules: tuple[str, ...] = ()) -> Ledger:
@@ -132,12 +136,17 @@ def test_bounded_exhaustive_claim_is_confirmed_not_verified():
     """A universal statement checked exactly on finitely many instances is *confirmed*; the
     same check on an unbounded claim stays verified (status_of of the result)."""
     from privlab.proofs.ledger import BOUNDED, run_claim
-    from privlab.types import CheckResult, Claim, Method, Status
+    from privlab.types import CheckResult, Claim, Method, Mutant, Status
 
     def check():
         return CheckResult(holds=True, claim="x", method=Method.EXHAUSTIVE)
 
-    kw = {"id": "t:x", "source": "s", "statement": "for all n", "check": check}
+    def mutant_check():
+        return CheckResult(holds=False, claim="x", method=Method.EXHAUSTIVE,
+                           counterexample={"n": 0})
+
+    kw = {"id": "t:x", "source": "s", "statement": "for all n", "check": check,
+          "mutants": (Mutant(description="m", check=mutant_check),)}
     assert run_claim(Claim(**kw)).status is Status.VERIFIED
     out = run_claim(Claim(**kw, bounded=True))
     assert out.status is Status.CONFIRMED and out.to_dict()["evidence"]["reason"] == BOUNDED

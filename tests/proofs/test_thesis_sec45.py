@@ -24,7 +24,7 @@ EXPECTED = {
     "thesis:thm-3-recursion-index": Status.REFUTED,
     "thesis:ex-4": Status.VERIFIED,
     "thesis:ex-5": Status.VERIFIED,
-    "thesis:table-4.3": Status.VERIFIED,
+    "thesis:table-4.3": Status.REFUTED,  # issue 14: one printed-number rule, no slack
     "thesis:table-4.4": Status.REFUTED,
 }
 
@@ -133,3 +133,17 @@ def test_figures_written_atomically(tmp_path):
         assert out.exists() and out.stat().st_size > 5000
         assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert sorted(p.name for p in (tmp_path / "figs").iterdir()) == sorted(FIGURES)
+
+
+def test_printed_recursion_removes_shells_up_to_i_minus_1():
+    """Issue 14: as printed, S_2 = (S_1 + S_f) \\ S_0, so S_1 ∩ S_2 = S_1 \\ S_0 (S_1 ⊂ S_1 + S_f):
+    the overlap count must equal |S_1| − |S_1 ∩ S_0| of the same lattice.  The former slip
+    (removing ∪_{j≤i−2}) counted all of S_1 (484 cells instead of 480 on Example 5)."""
+    from privlab.verify.noise.multivariate import check_printed_recursion, recursion_labels
+
+    mech = sec.tb.example5()
+    _, masks, _ = recursion_labels(mech, 3, printed_index=True)
+    expected = int(masks[1].sum() - (masks[1] & masks[0]).sum())
+    res = check_printed_recursion(mech)
+    assert (masks[0] & masks[1]).any()  # S_0 ⊂ S_1 as printed: the two counts differ
+    assert res.value == expected and not res.holds

@@ -93,16 +93,28 @@ def verify(out_dir: Path, force: bool, quick: bool, data_dir: Path | None, worke
 
 @click.command()
 @click.option("--status", type=click.Choice(["verified", "confirmed", "refuted",
-                                             "inconclusive"]), default=None,
-              help="Only claims with this status.")
+                                             "inconclusive", "finding (extension)"]),
+              default=None, help="Only claims with this status.")
 @click.option("--id", "ids", multiple=True, help="Only these claim ids (repeatable).")
 @click.option("--quick", is_flag=True, help="Skip claims marked slow.")
+@click.option("--coverage", is_flag=True,
+              help="List, per seed, every numbered item and its ledger entry or why it is "
+                   "not checkable (does not run the claims).")
 @format_option
-def claims(status: str | None, ids: tuple[str, ...], quick: bool, fmt: str) -> None:
+def claims(status: str | None, ids: tuple[str, ...], quick: bool, coverage: bool,
+           fmt: str) -> None:
     """Run the claim ledger and list each claim with its status and evidence."""
     from privlab.proofs.ledger import default_ledger
 
     ledger = default_ledger()
+    if coverage:
+        from privlab.proofs.coverage import coverage_rows
+
+        cov = coverage_rows(ledger.ids(), ledger.tables())
+        emit(cov, fmt, lambda: text_table(
+            [{**r, "covered_by": ", ".join(r["covered_by"]), "why": r["why"] or ""}
+             for r in cov], ("seed", "item", "covered_by", "why")))
+        return
     outcomes = ledger.run(list(ids) or None, quick=quick,
                           progress=lambda i, n, cid: progress(f"claim {i}/{n} {cid}"))
     rows = [o.to_dict() for o in outcomes]

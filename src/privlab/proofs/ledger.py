@@ -15,13 +15,15 @@ from __future__ import annotations
 import importlib
 import time
 import traceback
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
 
 from privlab.errors import InvalidParameter
-from privlab.types import CheckResult, Claim, Method, Status, Table, jsonable, status_of
+from privlab.proofs.annotate import annotate
+from privlab.proofs.verdict import BOUNDED, verdict
+from privlab.types import CheckResult, Claim, Method, Status, Table, jsonable
 
 MODULES: tuple[str, ...] = (
     "privlab.proofs.own",
@@ -39,8 +41,10 @@ MODULES: tuple[str, ...] = (
 """Proof modules of the default ledger (one line per module)."""
 
 SKIPPED_QUICK = "skipped (--quick)"
-BOUNDED = ("bounded check: exact on the finite instances listed in the evidence; the universal "
-           "statement is confirmed, not verified")
+REFUTATION_KEYS = ("kind", "severity", "severity_rank", "loss", "weakest", "paper_parameters")
+"""Keys every claim entry carries (None unless the claim is refuted / a finding)."""
+__all__ = ["BOUNDED", "MODULES", "SKIPPED_QUICK", "ClaimOutcome", "Ledger", "default_ledger",
+           "run_claim"]
 LOAD_ERROR_PREFIX = "ledger:load-error:"
 
 Progress = Callable[[int, int, str], Any]
@@ -68,6 +72,8 @@ class ClaimOutcome:
     seconds: float
     error: str | None = None
     reason: str | None = None
+    able_to_fail: tuple[Mapping[str, Any], ...] = ()
+    data: Mapping[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The claim entry of ``report.json`` (DESIGN.md §4)."""
@@ -88,7 +94,21 @@ class ClaimOutcome:
             "value": jsonable(res.value) if res is not None else None,
             "notes": list(self.claim.notes),
             "seconds": round(self.seconds, 6),
+            "scope": self.claim.scope.to_dict() if self.claim.scope is not None else None,
+            "bounded": self.claim.bounded,
+            **self._refutation(),
+            "able_to_fail": [dict(a) for a in self.able_to_fail],
+            "data": jsonable(self.data) if self.data is not None else (
+                {"name": self.claim.data, "path": None} if self.claim.data else None),
         }
+
+    def _refutation(self) -> dict[str, Any]:
+        """``kind``/``severity`` (and for privacy: loss, weakest instance) of a refutation."""
+        out: dict[str, Any] = dict.fromkeys(REFUTATION_KEYS)
+        ref = self.claim.refutation
+        if self.status in (Status.REFUTED, Status.FINDING) and ref is not None:
+            out.update(ref.to_dict())
+        return out
 
 
 def _load_error_claim(err: LoadError) -> Claim:
@@ -146,7 +166,7 @@ class Ledger:
                     module=name, error=f"duplicate claim id {c.id!r} (also in {seen[c.id]})"))
                 continue
             seen[c.id] = name
-            self._claims.append(c)
+            self._claims.append(annotate(c))
         for tid, fn in tables.items():
             if tid in self._tables:
                 self._errors.append(LoadError(module=name, error=f"duplicate table id {tid!r}"))
@@ -210,7 +230,9 @@ class Ledger:
 
 
 def run_claim(claim: Claim) -> ClaimOutcome:
-    """Run one claim's check; a raising or malformed check gives an inconclusive outcome."""
+    """Run one claim's check; a raising or malformed check gives an inconclusive outcome.
+    The claim is annotated first (scope, refutation kind, mutants; idempotent)."""
+    claim = annotate(claim)
     t0 = time.perf_counter()
     try:
         result = claim.check()
@@ -227,11 +249,9 @@ def run_claim(claim: Claim) -> ClaimOutcome:
     err = None
     if claim.id.startswith(LOAD_ERROR_PREFIX):
         err = str(result.evidence.get("error"))
-    status = status_of(result)
-    if claim.bounded and status is Status.VERIFIED:
-        status = Status.CONFIRMED  # exact on the instances checked, not for all of them
-    return ClaimOutcome(claim=claim, status=status, result=result, seconds=seconds,
-                        error=err, reason=BOUNDED if claim.bounded else None)
+    v = verdict(claim, result)  # bounded, data provenance, able-to-fail, scope
+    return ClaimOutcome(claim=claim, status=v.status, result=result, seconds=seconds,
+                        error=err, reason=v.reason, able_to_fail=v.able_to_fail, data=v.data)
 
 
 def default_ledger() -> Ledger:

@@ -30,8 +30,9 @@ SWEEP_N = 120
 
 
 # ---- Algorithm 7.1 --------------------------------------------------------------------------
-def check_alg_7_1() -> CheckResult:
-    """Exhaustive N ≤ 60, 1 ≤ k ≤ N: a partition, classes contiguous in C, sizes in [k, 2k−1]."""
+def check_alg_7_1(*, max_offset: int = 1) -> CheckResult:
+    """Exhaustive N ≤ 60, 1 ≤ k ≤ N: a partition, classes contiguous in C, sizes in [k, 2k−1]
+    (``max_offset`` = 2 is a mutant: sizes ≤ 2k − 2)."""
     bad = None
     cases = 0
     for n in range(1, 61):
@@ -41,7 +42,8 @@ def check_alg_7_1() -> CheckResult:
             sizes = np.bincount(g)
             contiguous = all(np.ptp(np.flatnonzero(g == c)) == s - 1 for c, s in enumerate(sizes))
             cases += 1
-            if sizes.sum() != n or sizes.min() < k or sizes.max() > 2 * k - 1 or not contiguous:
+            if (sizes.sum() != n or sizes.min() < k or sizes.max() > 2 * k - max_offset
+                    or not contiguous):
                 bad = {"N": n, "k": k, "sizes": sizes.tolist()}
                 break
         if bad:
@@ -95,14 +97,16 @@ def _random_pairs(seed: int, count: int) -> list[tuple[list[F], list[F]]]:
     return out
 
 
-def check_def_15() -> CheckResult:
-    """Consequences: d symmetric, d ≥ 1, d = 1 iff equal laws, ∞ iff supports differ."""
+def check_def_15(*, dist: Any = None) -> CheckResult:
+    """Consequences: d symmetric, d ≥ 1, d = 1 iff equal laws, ∞ iff supports differ
+    (``dist``: the distance checked — a mutant passes another)."""
+    dd = distance if dist is None else dist
     bad = None
     pairs = _random_pairs(15, 300)
     for p, q in pairs:
-        d = distance(p, q)
+        d = dd(p, q)
         same_support = all((x == 0) == (y == 0) for x, y in zip(p, q, strict=True))
-        if (d != distance(q, p) or d < 1 or (d == 1) != (p == q)
+        if (d != dd(q, p) or d < 1 or (d == 1) != (p == q)
                 or (d == math.inf) == same_support):
             bad = {"p": p, "q": q, "d": d}
             break
@@ -124,15 +128,18 @@ def check_prop_10_family() -> CheckResult:
 
 
 # ---- bucketization ------------------------------------------------------------------------
-def check_bucket_optimum() -> CheckResult:
-    """sympy: t/b + (1/t)(1 − 1/b) = 1 ⇔ b = t + 1 (t ≠ 1); full emphasis feasible ⇔ b ≥ t+1."""
+def check_bucket_optimum(*, offset: int = 1) -> CheckResult:
+    """sympy: t/b + (1/t)(1 − 1/b) = 1 ⇔ b = t + 1 (t ≠ 1); full emphasis feasible ⇔ b ≥ t+1.
+    ``offset`` (a mutant: 2) replaces the claimed b = t + 1 by b = t + offset."""
     t, b = sp.symbols("t b", positive=True)
     sol = sp.solve(sp.Eq(t / b + (1 / t) * (1 - 1 / b), 1), b)
     rest = sp.factor(t * (b - t) - (b - 1))  # (b−t)/(b−1) ≥ 1/t  ⇔  t(b−t) − (b−1) ≥ 0
-    ok = sol == [t + 1] and sp.simplify(rest - (t - 1) * (b - t - 1)) == 0
+    ok = sol == [t + offset] and sp.simplify(rest - (t - 1) * (b - t - 1)) == 0
     return CheckResult(holds=ok, claim="b = t + 1 solves t/b + (1/t)(1 − 1/b) = 1",
                        method=Method.SYMBOLIC, value=str(sol),
-                       evidence={"solution": str(sol), "emphasis_condition": str(rest)})
+                       evidence={"solution": str(sol), "emphasis_condition": str(rest)},
+                       counterexample=None if ok else {"solution": str(sol),
+                                                       "claimed": str(t + offset)})
 
 
 def table_masses(t: int) -> tuple[list[F], list[list[F]]]:
@@ -144,16 +151,19 @@ def table_masses(t: int) -> tuple[list[F], list[list[F]]]:
     return glob, rows
 
 
-def check_table_7_6() -> CheckResult:
-    """Symbolic in t: each row sums to one and the ratios to the global row are t and 1/t."""
+def check_table_7_6(*, other_power: int = 1) -> CheckResult:
+    """Symbolic in t: each row sums to one and the ratios to the global row are t and 1/t
+    (``other_power`` = 2 is a mutant: 1/(t²(t+1)) off the emphasised bucket)."""
     t = sp.symbols("t", positive=True)
-    emph, other, glob = t / (t + 1), 1 / (t * (t + 1)), 1 / (t + 1)
+    emph, other, glob = t / (t + 1), 1 / (t**other_power * (t + 1)), 1 / (t + 1)
     row_sum = sp.simplify(emph + t * other)
     ratios = (sp.simplify(emph / glob), sp.simplify(other / glob))
     ok = row_sum == 1 and ratios == (t, 1 / t)
     return CheckResult(holds=ok, claim="Table 7.6 rows are distributions with ratios t, 1/t",
                        method=Method.SYMBOLIC, value=str(row_sum),
-                       evidence={"row_sum": str(row_sum), "ratios": [str(r) for r in ratios]})
+                       evidence={"row_sum": str(row_sum), "ratios": [str(r) for r in ratios]},
+                       counterexample=None if ok else {"row_sum": str(row_sum),
+                                                       "ratios": [str(r) for r in ratios]})
 
 
 @functools.lru_cache(maxsize=1)
@@ -202,9 +212,12 @@ def check_printed_rules() -> CheckResult:
                                  "failures": fails, "cases": total}, counterexample=cx)
 
 
-def check_construction() -> CheckResult:
+def check_construction(*, t_shrink: float = 0.0) -> CheckResult:
     """privlab's construction: every (N ≤ 60, t, l) gives a verified release or a proof
-    (exact max-flow) that no partition with these margins exists."""
+    (exact max-flow) that no partition with these margins exists.  ``t_shrink`` (a mutant)
+    claims the releases are (t − t_shrink)-close."""
+    from types import SimpleNamespace
+
     rng = np.random.default_rng(7)
     made = refused = 0
     for t in SWEEP_TS:
@@ -222,7 +235,9 @@ def check_construction() -> CheckResult:
                                            counterexample={"N": n, "t": t, "l": l})
                     continue
                 made += 1
-                res = check_release(rel)
+                res = check_release(SimpleNamespace(
+                    bucket=rel.bucket, group=rel.group, t=rel.t - F(t_shrink), k=rel.k,
+                    plan=rel.plan) if t_shrink else rel)
                 if not all(r.holds for r in res):
                     return CheckResult(holds=False, claim="construction", counterexample={
                         "N": n, "t": t, "l": l, "checks": [r.to_dict() for r in res]})
@@ -232,12 +247,13 @@ def check_construction() -> CheckResult:
                                  "sweep": f"N ≤ 60, t ∈ {list(SWEEP_TS)}, all l"})
 
 
-def check_l_range() -> CheckResult:
-    """l ≤ ⌊N/b²⌋ is necessary: for l = ⌊N/b²⌋ + 1 no partition exists (N ≤ 80, integer t)."""
+def check_l_range(*, offset: int = 1) -> CheckResult:
+    """l ≤ ⌊N/b²⌋ is necessary: for l = ⌊N/b²⌋ + 1 no partition exists (N ≤ 80, integer t).
+    ``offset`` = 0 is a mutant (l = ⌊N/b²⌋ claimed infeasible)."""
     for t in (1, 2, 3, 4):
         b = t + 1
         for n in range(b * b, 81):
-            l = n // (b * b) + 1
+            l = n // (b * b) + offset
             if b * l <= n and tc.solve_counts(n, F(t), l, b) is not None:
                 return CheckResult(holds=False, claim="l range", counterexample={
                     "N": n, "t": t, "l": l})
@@ -285,7 +301,7 @@ def pairwise_view_ratio(n: int, t: Any, l: int) -> F:
     return best
 
 
-def check_uninformed_add_remove() -> CheckResult:
+def check_uninformed_add_remove(*, shrink: float = 1.0) -> CheckResult:
     """Thesis §7.3.1 (I in D vs I absent, prior fixed): posterior/prior ≤ t for every record."""
     worst = F(0)
     cases = 0
@@ -295,10 +311,12 @@ def check_uninformed_add_remove() -> CheckResult:
             rel = release_t_close(np.arange(n), t, 1)
             val, _ = achieved_t(rel.bucket, rel.group)
             cases += 1
-            worst = max(worst, F(val) / F(repr(float(t))))
-    return CheckResult(holds=worst <= 1, claim="exp(ε)-closeness bounds the uninformed "
+            worst = max(worst, F(val) / (F(repr(float(t))) * F(repr(shrink))))
+    ok = worst <= 1  # shrink < 1: a mutant (a bound below t)
+    return CheckResult(holds=ok, claim="exp(ε)-closeness bounds the uninformed "
                        "posterior/prior ratio by e^ε", method=Method.PROPERTY, value=worst,
-                       evidence={"releases": cases, "max_ratio_over_t": worst})
+                       evidence={"releases": cases, "max_ratio_over_t": worst},
+                       counterexample=None if ok else {"max_ratio_over_bound": worst})
 
 
 def check_substitute_thesis() -> CheckResult:
@@ -316,31 +334,43 @@ def check_substitute_thesis() -> CheckResult:
                                        "ratio": ratio, "epsilon_needed": "2 ln t"})
 
 
-def check_ins15_prop_3() -> CheckResult:
-    """exp(ε/2)-closeness ⇒ ε-DP (uninformed, both neighbour relations): Q1/Q2 = (Q1/P)(P/Q2)
-    ≤ t² symbolically; tight on Table 1 and ≤ t² on constructed releases."""
-    q1, q2, p = sp.symbols("q1 q2 p", positive=True)
-    ident = sp.simplify((q1 / p) * (p / q2) - q1 / q2) == 0
-    worst = F(0)
+def check_ins15_prop_3(*, exponent: int = 2) -> CheckResult:
+    """exp(ε/2)-closeness ⇒ ε-DP (uninformed, both neighbour relations), on releases built by the
+    lab's construction for t ∈ {2, 3, 4}, N ≤ 60 (exact Fractions): each release is t-close
+    (achieved t ≤ t), so add/remove views (posterior/prior) are within t ≤ t² = e^ε, and every
+    pair of classes — the substitution views — has Q_E1/Q_E2 ≤ t^``exponent`` (the statement:
+    exponent 2, e^ε with t = e^{ε/2}); t² is attained on Table 1.  The algebra
+    (Q1/P)(P/Q2) = Q1/Q2 is an identity and is not counted as evidence.  ``exponent=1`` is a
+    mutant (exp(ε)-closeness would suffice)."""
+    worst, worst_t, cases, worst_case = F(0), F(0), 0, None
     for tt in (2, 3, 4):
         b = tt + 1
         for n in range(b * b, 61, 5):
-            worst = max(worst, pairwise_view_ratio(n, tt, 1) / (tt * tt))
+            rel = release_t_close(np.arange(n), tt, 1)
+            val, _ = achieved_t(rel.bucket, rel.group)
+            worst_t = max(worst_t, F(val) / tt)
+            r = pairwise_view_ratio(n, tt, 1) / F(tt) ** exponent
+            cases += 1
+            if r > worst:
+                worst, worst_case = r, {"N": n, "t": tt, "ratio_over_t^exponent": r}
     _, rows = table_masses(2)
     tight = rows[0][0] / rows[1][0] == 4
-    return CheckResult(holds=ident and worst <= 1 and tight, claim="ins15 Proposition 3",
-                       method=Method.SYMBOLIC, value=worst,
-                       evidence={"chain_identity": ident, "max_ratio_over_t2": worst,
-                                 "t2_attained_table_1": tight})
+    ok = worst <= 1 and worst_t <= 1 and tight
+    return CheckResult(holds=ok, claim="ins15 Proposition 3", method=Method.EXACT, value=worst,
+                       evidence={"releases": cases, "t": [2, 3, 4], "N": "b² … 60 step 5",
+                                 "max_achieved_t_over_t": worst_t,
+                                 "max_pair_ratio_over_t^exponent": worst,
+                                 "exponent": exponent, "t2_attained_table_1": tight},
+                       counterexample=None if ok else worst_case)
 
 
-def check_informed_intruder() -> CheckResult:
+def check_informed_intruder(*, unknown: int = 1) -> CheckResult:
     """Thesis §7.3.2: knowing k−1 values of I's Anatomy class pins I's value: posterior is a
     point mass, at distance ∞ from the prior (t-closeness ⇏ DP for informed intruders)."""
     rel = release_t_close(np.arange(24), 2, 2)
     g = 0
     members = np.flatnonzero(rel.group == g)
-    known, target = members[:-1], members[-1]
+    known, target = members[:-unknown], members[-1]  # unknown > 1: a mutant
     remaining = sorted(set(rel.values[rel.group == g].tolist())
                        - set(rel.values[known].tolist()))
     prior = {int(v): F(1, 24) for v in rel.values.tolist()}
@@ -352,7 +382,9 @@ def check_informed_intruder() -> CheckResult:
                        evidence={"class_size": len(members), "known": len(known),
                                  "inferred_value": remaining, "true_value":
                                  int(rel.values[target]), "distance_to_prior": d,
-                                 "release_t": rel.t})
+                                 "release_t": rel.t},
+                       counterexample=None if ok else {"known": len(known),
+                                                       "remaining_values": remaining})
 
 
 # ---- ins15 Proposition 1 ----------------------------------------------------------------
@@ -392,7 +424,7 @@ def check_ins15_prop_1_printed() -> CheckResult:
                                        "printed_t": printed, "where": where})
 
 
-def check_ins15_prop_1_derived() -> CheckResult:
+def check_ins15_prop_1_derived(*, shrink: F | int = 1) -> CheckResult:
     """t = max_E (|E| + (N−|E|)e^ε)/N bounds the exact t (randomized response, 300 random
     instances, exact) and is attained (worst case, exact)."""
     rng = np.random.default_rng(1)
@@ -403,23 +435,28 @@ def check_ins15_prop_1_derived() -> CheckResult:
         g = rng.integers(0, 3, n)
         r = F(int(rng.integers(1, 30)), int(rng.integers(1, 6))) + 1
         t, _ = stt.stochastic_t_rr(v, g, m=3, r=r)
-        bound = max(stt.prop1_derived(n, int((g == c).sum()), r) for c in np.unique(g))
+        bound = shrink * max(stt.prop1_derived(n, int((g == c).sum()), r)
+                             for c in np.unique(g))  # shrink < 1: a mutant
         worst = max(worst, t / bound)
     v, g = stt.worst_case(10, 2)
     attained = stt.stochastic_t_rr(v, g, m=2, r=F(2))[0] == stt.prop1_derived(10, 2, F(2))
-    return CheckResult(holds=worst <= 1 and attained, claim="derived bound of Prop. 1",
+    ok = worst <= 1 and attained
+    return CheckResult(holds=ok, claim="derived bound of Prop. 1",
                        method=Method.PROPERTY, value=worst,
+                       counterexample=None if ok else {"max_exact_over_bound": worst},
                        evidence={"max_exact_over_bound": worst, "instances": 300,
                                  "attained_worst_case": attained})
 
 
-def check_ins15_second_term() -> CheckResult:
+def check_ins15_second_term(*, exponent: int = 2) -> CheckResult:
     """'The second term is always greater than the first': with x = |E|/N, r = e^ε,
     (x + (1−x)r)(x + (1−x)/r) − 1 = x(1−x)(r + 1/r − 2) ≥ 0 (sympy)."""
     x, r = sp.symbols("x r", positive=True)
     diff = sp.factor(sp.expand((x + (1 - x) * r) * (x + (1 - x) / r) - 1))
-    target = x * (1 - x) * (r - 1) ** 2 / r
+    target = x * (1 - x) * (r - 1) ** exponent / r  # exponent 1: a mutant (sign-indefinite)
     ok = sp.simplify(diff - target) == 0
     return CheckResult(holds=ok, claim="second term ≥ first term", method=Method.SYMBOLIC,
                        value=str(diff), evidence={"difference": str(diff),
-                                                  "nonnegative_on": "0 < x ≤ 1, r > 0"})
+                                                  "nonnegative_on": "0 < x ≤ 1, r > 0"},
+                       counterexample=None if ok else {"difference": str(diff),
+                                                       "claimed": str(target)})

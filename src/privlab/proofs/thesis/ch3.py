@@ -44,13 +44,15 @@ def _partition(labels: np.ndarray) -> frozenset[frozenset[int]]:
     return frozenset(frozenset(s) for s in out.values())
 
 
-def check_alg_2_1(seed: int = 20261122, random_sets: int = 200) -> CheckResult:
-    """Evidence (i)–(iii) of the module doc for the cluster sizes of Algorithm 2.1."""
+def check_alg_2_1(seed: int = 20261122, random_sets: int = 200, *, last_max: int = 1
+                  ) -> CheckResult:
+    """Evidence (i)–(iii) of the module doc for the cluster sizes of Algorithm 2.1; the last
+    cluster is checked against 2k − ``last_max`` (the statement: 1; 2 is a mutant)."""
     from privlab.mechanisms.microaggregation.mdav_algorithm import mdav_labels
 
     arithmetic_bad = [(n, k) for k in range(1, 21) for n in range(k, 401)
                       if not (all(s == k for s in mdav_group_sizes(n, k)[:-1])
-                              and k <= mdav_group_sizes(n, k)[-1] <= 2 * k - 1)]
+                              and k <= mdav_group_sizes(n, k)[-1] <= 2 * k - last_max)]
     g = np.random.default_rng(seed)
     size_bad: list[dict[str, Any]] = []
     size_runs = 0

@@ -114,10 +114,15 @@ def table_thesis_3_10(data_dir: Any = None, runs: int | None = None, seed: int =
     for r in rows:
         pm, ps = PAPER_3_10[r["k"]][METHODS.index(r["method"])]
         out.append({**r, "paper_mean": pm if real else None, "paper_sd": ps if real else None})
+    from privlab.proofs.provenance import provenance
+
     src = ("census_casc.csv (1080 × 13)" if real else
            "synthetic stand-in of the Census shape (1080 × 13, seeded; census_casc.csv absent)")
+    prov = provenance("census_casc.csv", int(x.shape[0]), synthetic=not real)
     notes = (
         f"Data: {src}; {runs} runs per k (MDAV-ID is deterministic).",
+        f"Provenance: name={prov['name']}, path={prov['path']}, rows={prov['rows']}, "
+        f"sha256={prov['sha256']}.",
         "Attributes 1–6 non-confidential quasi-identifiers, 7–13 confidential (§3.4.1). "
         "MDAV-ID: MDAV on all 13 raw attributes (raw distances reproduce Table 3.7), "
         "centroids.  MDAV-SWAP: per confidential attribute, MDAV on the other 12, values "

@@ -84,7 +84,8 @@ CLAIMS: tuple[Claim, ...] = (
                     "member d = m with core height ε/(2Δ)).",
           check=od.check_sec43_dp,
           notes=("sympy: M0(d = m) = ε/(2Δ), the Laplace peak.  DP: check_pure_dp and an "
-                 "independent exact pointwise supremum (= ε, tight) on 12 (ε, Δ) points; all ε "
+                 "independent exact pointwise supremum (= ε, tight) on 16 (ε, Δ) points, ε from "
+                 "0.01 to 10, Δ ∈ {1, 2.5}; all ε "
                  "is not machine-checked (hence confirmed, not verified).",)),
     Claim(id="thesis:sec-4.3-smaller-than-laplace", source=f"{F} §4.3",
           statement="The §4.3 distribution is strictly smaller than Laplace(Δ/ε) (Def. 6), so "
@@ -108,14 +109,22 @@ CLAIMS: tuple[Claim, ...] = (
           notes=("Printed 'for all i ∈ Y' — a typo for i ∈ ℕ (with 0): for i = −1 the claim "
                  "would say P[0, Δ] = e^{−ε}P[−Δ, 0], false for every symmetric noise (ratio 1, "
                  "evidence).",
-                 "Checked on the members Theorem 2 declares optimal (ε ∈ {0.5, 1, 2}, 5 values "
-                 "of d), i = 0…15, 40 digits.  The lemma's own construction (mass moved along "
-                 "x + iΔ) is not machine-checked.")),
+                 "Implication exercised off the family (issue 14): every symmetric ε-DP "
+                 "instance violating the mass property (Laplace for ε/2, a staircase for ε/2, "
+                 "a wide-core staircase) is strictly dominated by a member (exact compare), "
+                 "i.e. not optimal — evidence 'non_members'.",
+                 "Checked on the members Theorem 2 declares optimal (ε ∈ {0.01, 0.5, 1, 2, "
+                 "10}, 5 values of d), i = 0…15, 40 digits.  The lemma's own construction "
+                 "(mass moved along x + iΔ) is not machine-checked.")),
     Claim(id="thesis:cor-1", source=f"{F} §4.4 Corollary 1",
           statement="If symmetric a.c. Y is optimal then f(x + Δ) = e^{−ε}f(x) for x ≥ 0 and "
                     "f(x − Δ) = e^{−ε}f(x) for x ≤ 0 (continuity points).",
           check=op.check_cor_1,
-          notes=("Piecewise exact on [0, 12Δ] for 15 members.  Necessary, not sufficient: "
+          notes=("Implication exercised off the family (issue 14): the symmetric ε-DP "
+                 "instances violating f(x + Δ) = e^{−ε}f(x) are strictly dominated by a member "
+                 "(exact compare), i.e. not optimal — evidence 'non_members'.",
+                 "Piecewise exact on [0, 12Δ] for 25 members (ε ∈ {0.01, 0.5, 1, 2, 10}, "
+                 "d ∈ {0, ¼, ½, ¾, 1}).  Necessary, not sufficient: "
                  "Laplace and a sawtooth satisfy it but are not optimal (evidence).",)),
     Claim(id="thesis:thm-1", source=f"{F} §4.4 Theorem 1",
           statement="For every a.c. zero-mean ε-DP noise Y there is Ỹ of the staircase form "
@@ -175,7 +184,7 @@ CLAIMS: tuple[Claim, ...] = (
     Claim(id="thesis:thm-2-interior", source=f"{F} §4.4 Theorem 2 (0 < d < Δ)",
           statement="Every member with 0 < d < Δ is optimal among ε-DP noises.",
           check=op.check_thm_2_interior, slow=True,
-          notes=("Checked: 15 members (ε ∈ {0.5, 1, 2}, d ∈ {0.05, …, 0.95}) are ε-DP "
+          notes=("Checked: 25 members (ε ∈ {0.01, 0.5, 1, 2, 10}, d ∈ {0.05, …, 0.95}) are ε-DP "
                  "(check_pure_dp); three ways of moving mass towards zero (core raised 0.1 %, "
                  "steps decaying by e^{−1.5ε}, 1 % of each step's far half moved to its near "
                  "half) each break DP; members with different d are pairwise incomparable.  "
@@ -226,12 +235,12 @@ CLAIMS: tuple[Claim, ...] = (
                     "59.91/59.91, 11.98/11.97, 5.99/5.98.",
           check=tb.check_table_42,
           notes=("Exact minima by kink enumeration (30 digits), cross-checked against "
-                 "Staircase.optimal.  Refuted at the printed precision: the optimal lengths "
-                 "for ε = 0.5 and 1 round to 11.98 and 5.99; the printed 11.97 and 5.98 lie "
-                 "below the exact minimum by more than half a unit, so they cannot be "
-                 "roundings of any achievable length.  They match truncation to 2 decimals — "
-                 "which Table 4.1 does not use (199.9167 printed 199.92).  The qualitative "
-                 "claim (Laplace slightly worse) holds.",)),
+                 "Staircase.optimal.  One printed-number rule (privlab.proofs.printed), decided "
+                 "per table: all six values of Table 4.2 are truncations to 2 decimals, while "
+                 "11.97 and 5.98 are not roundings (exact 11.9784, 5.9865) — the table "
+                 "truncates consistently, so it matches under the truncation rule.  Table 4.1 "
+                 "rounds (199.9167 printed 199.92).  Refuted before issue 14 for not rounding.",
+                 "The qualitative claim (Laplace slightly worse) holds.")),
 )
 
 TABLES = dict(tb.TABLES)

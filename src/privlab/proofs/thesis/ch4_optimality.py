@@ -17,7 +17,8 @@ from privlab.types import CheckResult, Method
 DPS = 30
 MEMBER_D = (0.0, 0.25, 0.5, 0.75, 1.0)
 INTERIOR_D = (0.05, 0.25, 0.5, 0.75, 0.95)
-EPS_GRID = (0.5, 1.0, 2.0)
+EPS_GRID = (0.01, 0.5, 1.0, 2.0, 10.0)
+"""ε from 0.01 to 10 (issue 14 sweep); members d ∈ MEMBER_D include the end points 0, Δ."""
 
 
 def _api() -> tuple[Any, Any]:
@@ -27,13 +28,60 @@ def _api() -> tuple[Any, Any]:
 
 
 # ---- Lemma 2 and Corollary 1 ------------------------------------------------------------------
-def check_lemma_2() -> CheckResult:
-    """On the members Theorem 2 declares optimal: P([(i+1)Δ, (i+2)Δ]) = e^{−ε}P([iΔ, (i+1)Δ])
-    for i = 0 … 15 (40 digits, both sides).  The index set matters: i = −1 fails."""
+def _lemma_2_fails(y: Any, e: float, power: float = 1.0) -> bool:
+    """Whether the masses of [iΔ, (i+1)Δ], i = 0 … 15, are *not* geometric with ratio
+    e^{−power·ε} (40 digits)."""
+    with mpmath.workdps(40):
+        r = mpmath.exp(-power * mpmath.mpf(e))
+        masses = [ex.interval_mass(y, i, i + 1) for i in range(17)]
+        return any(abs(masses[i + 1] / masses[i] - r) > mpmath.mpf("1e-30") for i in range(16))
+
+
+def _cor_1_fails(y: Any, e: float) -> bool:
+    """Whether f(x + Δ) ≠ e^{−ε} f(x) somewhere on [0, 12Δ] (piecewise exact)."""
+    with mpmath.workdps(40):
+        pts = sorted(set(ex.breakpoints(y, 0, 12)) | {x - 1 for x in ex.breakpoints(y, 1, 13)})
+        pts = [p for p in pts if p >= 0]
+        return not ex.linear_equal_on(ex.shift_gap(y, 1, e), pts, mpmath.mpf("1e-32"))[0]
+
+
+def exercise_non_members(fails: Any) -> dict[str, Any]:
+    """The implication 'optimal ⇒ property' exercised off the staircase family: every symmetric
+    ε-DP instance of :func:`thm1_instances` whose law *fails* the property must be non-optimal —
+    shown by an exact compare() finding a member strictly smaller.  ``exercised`` counts the
+    failing instances (the check says nothing unless some exist)."""
+    check_pure_dp, compare = _api()
+    rows, ok = [], True
+    for name, (y, e) in thm1_instances().items():
+        if not fails(y, e):
+            rows.append({"Y": name, "fails_property": False})
+            continue
+        dp = bool(check_pure_dp(y, epsilon=e, sensitivity=1.0, dps=DPS).holds)
+        m = Staircase.from_laplace(Laplace(epsilon=e)).d
+        verdict, d = None, None
+        for c in _dominating_candidates(y, e, (m,))[:3]:
+            member = nz.sec43_member(e, 1) if c == m else Staircase(epsilon=e, d=c)
+            d, verdict = c, str(compare(member, y, dps=DPS).value)
+            if verdict == "less":
+                break
+        good = dp and verdict == "less"
+        ok = ok and good
+        rows.append({"Y": name, "fails_property": True, "epsilon_dp": dp,
+                     "strictly_smaller_member_d": d, "compare(member, Y)": verdict})
+    n = sum(r["fails_property"] for r in rows)
+    return {"ok": ok and n > 0, "exercised": n, "instances": rows}
+
+
+def check_lemma_2(*, power: float = 1.0) -> CheckResult:
+    """(i) On the members Theorem 2 declares optimal: P([(i+1)Δ, (i+2)Δ]) = e^{−ε}P([iΔ,
+    (i+1)Δ]) for i = 0 … 15 (40 digits, both sides); the index set matters: i = −1 fails.
+    (ii) The implication on non-members: every symmetric ε-DP instance violating the mass
+    property is strictly dominated (:func:`exercise_non_members`).  ``power`` (a mutant)
+    replaces e^{−ε} by e^{−power·ε}."""
     worst, rows = mpmath.mpf(0), []
     with mpmath.workdps(40):
         for e in EPS_GRID:
-            r = mpmath.exp(-mpmath.mpf(e))
+            r = mpmath.exp(-power * mpmath.mpf(e))
             for d in MEMBER_D:
                 y = nz.staircase_like(e, 1, d)
                 masses = [ex.interval_mass(y, i, i + 1) for i in range(-1, 17)]
@@ -44,18 +92,21 @@ def check_lemma_2() -> CheckResult:
                 worst = max(worst, max(abs(v - r) for v in left))
                 rows.append({"epsilon": e, "d": d,
                              "i=-1 ratio P[0,Δ]/P[−Δ,0]": mpmath.nstr(masses[1] / masses[0], 10)})
-        ok = worst <= mpmath.mpf("1e-35")
+        members_ok = worst <= mpmath.mpf("1e-35")
+    non = exercise_non_members(lambda y, e: _lemma_2_fails(y, e, power))
+    ok = members_ok and non["ok"]
     return CheckResult(holds=ok, claim="Lemma 2 (i ∈ ℕ = {0, 1, …}) on the optimal family",
                        value=mpmath.nstr(worst, 5), method=Method.PROPERTY,
                        evidence={"epsilons": EPS_GRID, "d": MEMBER_D,
                                  "max |ratio − e^{−ε}| for i = 0..15, both sides":
                                      mpmath.nstr(worst, 5),
-                                 "index_set": rows},
-                       counterexample=None if ok else {"max_deviation": mpmath.nstr(worst, 5)})
+                                 "index_set": rows, "non_members": non},
+                       counterexample=None if ok else {"max_deviation": mpmath.nstr(worst, 5),
+                                                       "non_members": non})
 
 
 
-def check_cor_1() -> CheckResult:
+def check_cor_1(*, eps_factor: float = 1.0) -> CheckResult:
     """f(x + Δ) = e^{−ε} f(x) for all x ≥ 0 (and the mirror image) on the optimal family,
     piecewise exactly on [0, 12Δ]; also records that Laplace and a sawtooth satisfy it although
     they are not optimal (the condition is necessary, not sufficient)."""
@@ -68,20 +119,23 @@ def check_cor_1() -> CheckResult:
                 pts = sorted(set(ex.breakpoints(y, 0, 12)) | {x - 1 for x in ex.breakpoints(
                     y, 1, 13)} - {mpmath.mpf(-1)})
                 pts = [p for p in pts if p >= 0]
-                right, at = ex.linear_equal_on(ex.shift_gap(y, 1, e), pts, tol)
-                left, at2 = ex.linear_equal_on(ex.shift_gap(y, -1, e, sign=-1), pts, tol)
+                right, at = ex.linear_equal_on(ex.shift_gap(y, 1, eps_factor * e), pts, tol)
+                left, at2 = ex.linear_equal_on(ex.shift_gap(y, -1, eps_factor * e, sign=-1),
+                                               pts, tol)
                 if not (right and left):
                     fails.append({"epsilon": e, "d": d, "x": str(at if not right else at2)})
         extra = {}
         for name, y in (("laplace", nz.sawtooth(1, 1, 1)), ("sawtooth", nz.sawtooth(1, 1, 0.5))):
             pts = [mpmath.mpf(k) / 4 for k in range(49)]
             extra[name] = ex.linear_equal_on(ex.shift_gap(y, 1, 1), pts, tol)[0]
-    ok = not fails
+    non = exercise_non_members(_cor_1_fails)
+    ok = not fails and non["ok"]
     return CheckResult(holds=ok, claim="Corollary 1 on the optimal family", value=len(fails),
                        method=Method.PROPERTY,
                        evidence={"members": {"epsilon": EPS_GRID, "d": MEMBER_D},
+                                 "non_members": non,
                                  "non_optimal_noises_also_satisfying_it": extra},
-                       counterexample=fails or None)
+                       counterexample=(fails or non) if not ok else None)
 
 
 # ---- Theorem 1 --------------------------------------------------------------------------------
@@ -152,12 +206,13 @@ def thm1_instances() -> dict[str, tuple[Any, float]]:
     return out
 
 
-def check_thm_1_symmetric() -> CheckResult:
+def check_thm_1_symmetric(*, instances: dict[str, tuple[Any, float]] | None = None,
+                          accept: tuple[str, ...] = ("less", "equal")) -> CheckResult:
     """Theorem 1 for *symmetric* ε-DP Y: on each instance, a member Ỹ (d ∈ [0, Δ]) with
     compare(Ỹ, Y) ∈ {less, equal} is found (dense pre-scan, then compare)."""
     check_pure_dp, compare = _api()
     rows, ok = [], True
-    for name, (y, e) in thm1_instances().items():
+    for name, (y, e) in (thm1_instances() if instances is None else instances).items():
         dp = bool(check_pure_dp(y, epsilon=e, sensitivity=1.0, dps=DPS).holds)
         cands = _dominating_candidates(y, e, (Staircase.from_laplace(Laplace(epsilon=e)).d,))
         d, verdict = None, None
@@ -165,9 +220,9 @@ def check_thm_1_symmetric() -> CheckResult:
         for c in cands[:3]:  # confirm with the exact order (m itself at 400 digits)
             member = nz.sec43_member(e, 1) if c == m else Staircase(epsilon=e, d=c)
             d, verdict = c, str(compare(member, y, dps=DPS).value)
-            if verdict in ("less", "equal"):
+            if verdict in accept:
                 break
-        good = dp and verdict in ("less", "equal")
+        good = dp and verdict in accept  # accept=("less",): a mutant (strictly smaller)
         ok = ok and good
         rows.append({"Y": name, "epsilon": e, "Y_is_dp": dp, "dominating_d": d,
                      "float_scan_candidates": len(cands),
@@ -175,7 +230,7 @@ def check_thm_1_symmetric() -> CheckResult:
     return CheckResult(holds=ok, claim="Theorem 1 for symmetric Y (on instances)",
                        value=len(rows), method=Method.PROPERTY, evidence={"instances": rows},
                        counterexample=None if ok else [r for r in rows if r["compare(member, Y)"]
-                                                        not in ("less", "equal")])
+                                                        not in accept])
 
 
 def check_thm_1_proof_construction() -> CheckResult:

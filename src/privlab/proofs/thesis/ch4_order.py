@@ -63,7 +63,8 @@ def _le(rel: dict[tuple[str, str], str], a: str, b: str) -> bool:
 
 
 # ---- Definition 6 --------------------------------------------------------------------------
-def check_def_6() -> CheckResult:
+def check_def_6(*, preferred: str = "less") -> CheckResult:
+    """``preferred="greater"`` is a mutant: the *larger* noise claimed preferred."""
     fam, rel = family(), relation()
     names = list(fam)
     reflexive = [a for a in names if rel[a, a] != "equal"]
@@ -74,7 +75,7 @@ def check_def_6() -> CheckResult:
     # and smaller variance where the noise has one
     worse = []
     for a, b in itertools.product(names, names):
-        if a != b and rel[a, b] == "less":
+        if a != b and rel[a, b] == preferred:
             ya, yb = fam[a], fam[b]
             if ya.ci_halfwidth(0.95) > yb.ci_halfwidth(0.95) * (1 + 1e-12):
                 worse.append({"smaller": a, "larger": b, "objective": "ci95"})
@@ -115,7 +116,7 @@ def _prob_star_set(y1: Any, y2: Any, boxes: np.ndarray) -> float:
     return total
 
 
-def check_def_7() -> CheckResult:
+def check_def_7(*, swap: bool = False) -> CheckResult:
     """2-D consequence: with independent components, (S_m, S_m) is smaller than
     (Laplace, Laplace) on random sets S = ∪⟨0, x_j⟩ (the sets of Definition 7); the reverse
     fails on some S; and an incomparable 1-D pair stays incomparable."""
@@ -127,6 +128,8 @@ def check_def_7() -> CheckResult:
     for _ in range(300):
         boxes = gen.uniform(-6, 6, size=(int(gen.integers(1, 6)), 2))
         p_s, p_l = _prob_star_set(sm, sm, boxes), _prob_star_set(lap, lap, boxes)
+        if swap:  # a mutant: (Laplace, Laplace) claimed the smaller pair
+            p_s, p_l = p_l, p_s
         worst = min(worst, p_s - p_l)
         if p_s - p_l > 1e-9 and reverse_found is None:
             reverse_found = {"boxes": boxes.tolist(), "P_staircase": p_s, "P_laplace": p_l}
@@ -146,14 +149,16 @@ def check_def_7() -> CheckResult:
 
 
 # ---- Definition 8 --------------------------------------------------------------------------
-def check_def_8() -> CheckResult:
+def check_def_8(*, closed: bool = False) -> CheckResult:
+    """``closed=True`` is a mutant: members with d ∈ {0, Δ} claimed minimal too."""
     check_pure_dp, _ = _api()
     fam, rel = family(), relation()
     in_c = [n for n, y in fam.items()
             if check_pure_dp(y, epsilon=1.0, sensitivity=1.0, dps=DPS).holds]
     minimal = sorted(n for n in in_c if not any(rel[o, n] == "less" for o in in_c if o != n))
     predicted = sorted(n for n, y in fam.items()
-                       if (isinstance(y, Staircase) and 0 < y.d < y.sensitivity)
+                       if (isinstance(y, Staircase) and (
+                           0 <= y.d <= y.sensitivity if closed else 0 < y.d < y.sensitivity))
                        or n.endswith("[§4.3 m, 400 digits]"))
     ok = sorted(in_c) == sorted(fam) and minimal == predicted
     return CheckResult(holds=ok, claim="Definition 8: minimal elements of a class of ε-DP noises",
@@ -182,7 +187,7 @@ def _eq42_distributions() -> list[tuple[str, Any]]:
             ("broken: core raised 1%", nz.staircase_like(1.0, 1.0, 0.4, core_factor=1.01))]
 
 
-def check_eq_4_2() -> CheckResult:
+def check_eq_4_2(*, pointwise_factor: float = 1.0) -> CheckResult:
     """For each noise: pointwise verdict (4.2) — exact sup of log f(x) − log f(x+δ) over a
     window covering the head and 3 tail periods — vs event verdict (4.1): small intervals at
     the maximising pair, and 150 random intervals and shifts.  They must agree; and the pointwise
@@ -204,7 +209,7 @@ def check_eq_4_2() -> CheckResult:
                 s = gen.uniform(-1, 1) * y.sensitivity
                 worst_random = max(worst_random, ex.event_log_ratio(y, c - w, c + w, s))
             eps = mpmath.mpf(y.epsilon)
-            pointwise_dp = sup <= eps * (1 + mpmath.mpf("1e-20"))
+            pointwise_dp = sup <= pointwise_factor * eps * (1 + mpmath.mpf("1e-20"))
             event_dp = ev <= eps * (1 + mpmath.mpf("1e-20")) and worst_random <= eps * (
                 1 + mpmath.mpf("1e-20"))
             verify = check_pure_dp(y, dps=DPS)
@@ -223,10 +228,13 @@ def check_eq_4_2() -> CheckResult:
 
 
 # ---- §4.3 -----------------------------------------------------------------------------------
-SEC43_GRID = [(e, dl) for e in (0.05, 0.1, 0.5, 1.0, 2.0, 5.0) for dl in (1.0, 2.5)]
+SEC43_GRID = [(e, dl) for e in (0.01, 0.05, 0.1, 0.5, 1.0, 2.0, 5.0, 10.0) for dl in (1.0, 2.5)]
+"""ε from 0.01 to 10 (issue 14's sweep), two sensitivities."""
 
 
-def check_sec43_dp() -> CheckResult:
+def check_sec43_dp(*, claimed: float = 1.0) -> CheckResult:
+    """check_pure_dp and the exact pointwise supremum on :data:`SEC43_GRID`; ``claimed`` < 1
+    (a mutant) asks for (claimed·ε)-DP."""
     check_pure_dp, _ = _api()
     r = sp.exp(-sym.EPS)
     core = sp.simplify(sym.m0_of_d().subs({sym.D: sym.m_reconstructed(), sym.R: r})
@@ -235,7 +243,7 @@ def check_sec43_dp() -> CheckResult:
     with mpmath.workdps(DPS):
         for e, dl in SEC43_GRID:
             y = Staircase.from_laplace(Laplace(epsilon=e, sensitivity=dl))
-            res = check_pure_dp(y, dps=DPS)
+            res = check_pure_dp(y, epsilon=claimed * e, dps=DPS)
             sup, _ = ex.density_sup(y, dl, y.d + 4 * dl)
             tight = abs(sup - e) <= mpmath.mpf("1e-20") * e
             ok = ok and bool(res.holds) and tight
@@ -247,7 +255,7 @@ def check_sec43_dp() -> CheckResult:
                        counterexample=None if ok else [r for r in rows if not r["verify_holds"]])
 
 
-def check_sec43_smaller() -> CheckResult:
+def check_sec43_smaller(*, d_offset: float = 0.0) -> CheckResult:
     """compare(§4.3 member with m at 400 digits, Laplace) is "less" on a grid of ε; and no other
     member is ≤ Laplace (members d = m ± 10⁻³ and a coarse grid are incomparable with it).
     Evidence also records the float-rounded member of Staircase.from_laplace, which is
@@ -256,7 +264,9 @@ def check_sec43_smaller() -> CheckResult:
     rows, ok = [], True
     for e in (0.1, 0.5, 1.0, 2.0, 5.0):
         lap = Laplace(epsilon=e)
-        res = compare(nz.sec43_member(e, 1), lap, dps=DPS)
+        member = (nz.sec43_member(e, 1) if not d_offset else
+                  Staircase(epsilon=e, d=Staircase.from_laplace(lap).d + d_offset))
+        res = compare(member, lap, dps=DPS)
         ok = ok and res.value == "less"
         rounded = compare(Staircase.from_laplace(lap), lap, dps=DPS)
         w = rounded.evidence.get("witness_P1_lt_P2") or {}
@@ -275,7 +285,7 @@ def check_sec43_smaller() -> CheckResult:
 
 
 # ---- Lemma 1 --------------------------------------------------------------------------------
-def check_lemma_1() -> CheckResult:
+def check_lemma_1(*, pointwise_eps: float = 1.0) -> CheckResult:
     """Random intervals I on ε-DP noises: P(I + Δ) = e^{−ε}P(I) exactly iff f(x + Δ) = e^{−ε}f(x)
     on all of I (piecewise exact, 40 digits); both branches must occur."""
     gen = np.random.default_rng(1)
@@ -297,7 +307,8 @@ def check_lemma_1() -> CheckResult:
                 min_gap = min(min_gap, (q - r * p) / p)
                 pts = sorted(set(ex.breakpoints(y, lo, hi))
                              | {x - 1 for x in ex.breakpoints(y, lo + 1, hi + 1)})
-                pointwise_eq, _ = ex.linear_equal_on(ex.shift_gap(y, 1, 1), pts, tol)
+                pointwise_eq, _ = ex.linear_equal_on(ex.shift_gap(y, 1, pointwise_eps), pts,
+                                                     tol)  # pointwise_eps ≠ 1: a mutant
                 counts["equal_both" if integral_eq else "unequal_both"] += (
                     integral_eq == pointwise_eq)
                 if integral_eq != pointwise_eq:

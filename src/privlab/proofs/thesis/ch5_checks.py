@@ -90,7 +90,7 @@ def check_alg_printed_step_iv() -> CheckResult:
                                              "numerator": "0"})
 
 
-def check_alg_51(trials: int = 300) -> CheckResult:
+def check_alg_51(trials: int = 300, *, shrink: Fr = Fr(0)) -> CheckResult:
     """Corrected Algorithm 5.1: total mass 1 and every factor in [α_d, α_u].
 
     Symbolic part: with a = P(U′_u), b = P(U′_d), (α_ud − α_d)(1 − a − b) = (1 − α_d) −
@@ -111,7 +111,8 @@ def check_alg_51(trials: int = 300) -> CheckResult:
         t = rnd.randrange(n)
         law = refine_discrete(prior, t, dist, f)
         branches[law.info["branch"]] += 1
-        ok = law.total == 1 and all(ad <= x <= au for x in law.factors)
+        lo, hi = ad + shrink * (au - ad), au - shrink * (au - ad)  # shrink > 0: a mutant
+        ok = law.total == 1 and all(lo <= x <= hi for x in law.factors)
         if not ok:
             bad.append({"prior": prior.to_dict(), "t": t, "factors": [str(au), str(ad)]})
     holds = id1 and id2 and not bad
@@ -275,13 +276,13 @@ def _worst(p: dict[Any, Any], q: dict[Any, Any]) -> Any:
     return max(max(p[x] / q[x], q[x] / p[x]) for x in p)
 
 
-def check_prop_4() -> CheckResult:
+def check_prop_4(*, combine: Any = max) -> CheckResult:
     """Independent individual answers about disjoint individuals: max ε_i under add/remove."""
     eps_f = [(Fr(2), Fr(1, 2)), (Fr(3), Fr(1, 3)), (Fr(3, 2), Fr(2, 3))]
     prior = DiscretePrior.uniform([0, 1])
     mechs = [Refinement(prior=prior, factors=Factors.from_alphas(a, d, "individual"))
              for a, d in eps_f]
-    bound = max(max(a, 1 / d) for a, d in eps_f)
+    bound = combine(max(a, 1 / d) for a, d in eps_f)  # the statement: max (min: a mutant)
     bad, worst, n = [], Fr(0), 0
     for vals in itertools.product((0, 1, None), repeat=3):
         data = Dataset(records={i: x for i, x in enumerate(vals) if x is not None})
@@ -305,7 +306,7 @@ def check_prop_4() -> CheckResult:
                        counterexample=bad[:3] or None)
 
 
-def check_prop_5() -> CheckResult:
+def check_prop_5(*, bound_factor: Fr = Fr(1)) -> CheckResult:
     """Post-processing: every map F of Example 8's 4 outcomes into {0,1,2} (81 maps)."""
     mech = Refinement(prior=DiscretePrior.uniform([0, 1]),
                       factors=Factors.from_alphas(Fr(2), Fr(1, 2), "individual"))
@@ -321,7 +322,9 @@ def check_prop_5() -> CheckResult:
             pd[y] = pd.get(y, 0) + joint_d[o]
             pn[y] = pn.get(y, 0) + joint_n[o]
         worst = max(worst, _worst(pd, pn))
-    return CheckResult(holds=worst <= base, claim="F(K) is as private as K", value=str(worst),
-                       method=Method.EXHAUSTIVE,
+    ok = worst <= base * bound_factor  # bound_factor < 1: a mutant
+    return CheckResult(holds=ok, claim="F(K) is as private as K", value=str(worst),
+                       method=Method.EXHAUSTIVE, counterexample=None if ok else {
+                           "worst_ratio_of_F(K)": str(worst), "bound": str(base * bound_factor)},
                        evidence={"maps": 3 ** len(outs), "ratio_of_K": str(base),
                                  "worst_ratio_of_F(K)": str(worst)})

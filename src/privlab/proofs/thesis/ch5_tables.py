@@ -182,8 +182,11 @@ def closed_form_55(eps: sp.Expr) -> dict[str, sp.Expr]:
 
 
 def check_table_55() -> CheckResult:
+    """Every printed cell under the one printed-number rule (privlab.proofs.printed)."""
+    from privlab.proofs.printed import compare_table
+
     table = table_5_5()
-    rows, bad, code_ok = [], [], True
+    rows, pairs, labels, code_ok = [], [], [], True
     for (label, _), row in zip(EPS_55, table.rows, strict=True):
         eps = sp.log(2) if label == "ln(2)" else sp.Rational(label)
         cf = closed_form_55(eps)
@@ -192,17 +195,18 @@ def check_table_55() -> CheckResult:
             exact = sp.N(cf[col], 30)
             code_ok &= abs(float(exact) - row[col]) <= 1e-9 * max(1.0, abs(float(exact)))
             entry[col] = _agree(exact, printed)
-            if not entry[col]["rounding_agrees"]:
-                bad.append({"epsilon": label, "column": col, "computed": float(exact),
-                            "printed": printed})
+            pairs.append((exact, str(printed)))
+            labels.append(f"ε={label} {col}")
         entry["laplace_p_outside_range"] = float(sp.N(sp.exp(-eps / 2), 20))
         rows.append(entry)
     exact_ln2 = {c: str(sp.nsimplify(sp.simplify(closed_form_55(sp.log(2))[c])))
                  for c in ("refinement_variance", "refinement_u_size", "refinement_p_in_u")}
+    cmp = compare_table(pairs, labels)
+    bad = cmp["mismatches"]
     return CheckResult(
         holds=not bad, claim="Table 5.5 values at the printed precision", value=len(bad),
         method=Method.EXACT, decided=code_ok, counterexample=bad or None,
-        evidence={"rows": rows, "code_agrees_with_closed_form": code_ok,
+        evidence={"rows": rows, "printed_rule": cmp, "code_agrees_with_closed_form": code_ok,
                   "exact_at_ln2": exact_ln2,
                   "refinement_columns_all_agree": all(
                       r[c]["rounding_agrees"] for r in rows for c in COLS_55[2:])})
@@ -217,38 +221,44 @@ def check_sec_551() -> CheckResult:
           "refinement P(K=1|f=0)": q / e, "refinement P(K=0|f=0)": 1 - q / e,
           "refinement P(K=1|f=1)": q * e, "refinement P(K=0|f=1)": 1 - q * e,
           "refinement P(K=1)": q / e * (1 - q) + q * e * q}
-    rows, bad, code_ok = {}, [], True
+    from privlab.proofs.printed import compare_table
+
+    rows, code_ok = {}, True
     for k, expr in cf.items():
         exact = sp.N(expr, 30)
         code_ok &= abs(float(exact) - vals[k]) <= 1e-12
         rows[k] = {**_agree(exact, PAPER_551[k]), "closed_form": str(expr)}
-        if not (rows[k]["rounding_agrees"] or rows[k]["truncation_agrees"]):
-            bad.append({"quantity": k, "computed": float(exact), "printed": PAPER_551[k]})
+    cmp = compare_table([(sp.N(expr, 30), str(PAPER_551[k])) for k, expr in cf.items()],
+                        list(cf))
+    bad = cmp["mismatches"]  # one rule: rounding, or truncation if the whole table truncates
     closer = abs(float(cf["refinement P(K=1)"]) - 0.01) < abs(float(cf["laplace P(K=1)"]) - 0.01)
     return CheckResult(
         holds=not bad, claim="§5.5.1 numbers at the printed precision", value=len(bad),
         method=Method.EXACT, decided=code_ok, counterexample=bad or None,
-        evidence={"rows": rows, "code_agrees_with_closed_form": code_ok,
+        evidence={"rows": rows, "printed_rule": cmp, "code_agrees_with_closed_form": code_ok,
                   "refinement_closer_to_prior_rate_0.01": closer,
                   "printed_formula_typo": "0.02182 printed inside the sum for P(K=1|f=1) = "
                                           "0.027182"})
 
 
-def check_sec_551_conclusion() -> CheckResult:
+def check_sec_551_conclusion(*, closer: str = "refinement") -> CheckResult:
+    """|P(K = 1) − 0.01| for refinement vs Laplace (sympy); ``closer="laplace"`` is a mutant."""
     e, q = sp.E, sp.Rational(1, 100)
     lap = sp.exp(-1) / 2 * (1 - q) + (1 - sp.exp(-1) / 2) * q
     ref = q / e * (1 - q) + q * e * q
     d_lap, d_ref = sp.Abs(lap - q), sp.Abs(ref - q)
-    holds = bool(sp.simplify(d_lap - d_ref) > 0)
+    gap = d_lap - d_ref if closer == "refinement" else d_ref - d_lap
+    holds = bool(sp.simplify(gap) > 0)
     return CheckResult(holds=holds, claim="refinement's P(K=1) is closer to P(B=1) = 0.01 "
                                           "than Laplace's", method=Method.SYMBOLIC,
+                       counterexample=None if holds else {"gap": str(sp.N(gap, 12))},
                        value=float(d_lap - d_ref),
                        evidence={"laplace": str(sp.N(lap, 12)), "refinement": str(sp.N(ref, 12)),
                                  "distance_laplace": str(sp.N(d_lap, 12)),
                                  "distance_refinement": str(sp.N(d_ref, 12))})
 
 
-def check_example_8() -> CheckResult:
+def check_example_8(*, claimed: Any = None) -> CheckResult:
     """Tables 5.3–5.4: printed entries = computed ones; the ratios are exactly {αd, 2 − αd}."""
     t53, t54 = _ex8_tables()
     code_ok = all(abs(r["probability"] - r["paper_probability"]) < 1e-12 for r in t53 + t54)
@@ -262,7 +272,7 @@ def check_example_8() -> CheckResult:
                 m1 = pr if missing == 1 else k
                 m2 = pr if missing == 2 else k
                 ratios.add(sp.simplify(k[x] * k[y] / (m1[x] * m2[y])))
-    two_values = ratios == {a, 2 - a}
+    two_values = ratios == ({a, 2 - a} if claimed is None else claimed(a))  # claimed: mutant
     in_range = bool(sp.exp(-1) <= 2 - sp.exp(-1) <= sp.E)
     return CheckResult(holds=code_ok and two_values and in_range,
                        claim="Example 8: Tables 5.3–5.4 and ratios in {αd, 2 − αd} ⊂ [e^−1, e]",

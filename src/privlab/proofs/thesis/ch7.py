@@ -71,7 +71,9 @@ CLAIMS: tuple[Claim, ...] = (
                  "non-integer t also the bounds.  See table thesis-7.2.2-rounding.  privlab "
                  "solves the exact integer problem instead.",)),
     Claim(id="thesis:sec-7.2.2-construction", source=f"{F} §7.2.2",
-          statement="The bucketization construction produces a k-anonymous t-close data set.",
+          statement="privlab's repaired bucketization construction (§7.2.2's buckets and "
+                    "classes; the printed counts when they add up, else the exact integer "
+                    "solution) produces a k-anonymous t-close data set whenever one exists.",
           check=ck.check_construction,
           notes=("privlab's construction (printed counts when they add up, else the exact "
                  "integer solution; fewer buckets when b = ⌈t⌉ + 1 admits none): every "

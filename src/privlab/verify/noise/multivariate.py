@@ -281,7 +281,7 @@ def recursion_labels(mech: ShellNoise, shells: int = 3, *, printed_index: bool =
         masks.append(s1)
     for _i in range(len(masks), shells + 1):
         grown = _dilate(masks[-1], step_r, l1)
-        removed = masks[:-2] if printed_index else masks
+        removed = masks[:-1] if printed_index else masks  # printed: ∪_{j≤i−1} S_j
         for m in removed:
             grown &= ~m
         masks.append(grown)

@@ -1,0 +1,91 @@
+"""The one rule for printed numbers (issue 14), used by every reproduced table and claim.
+
+A printed value with n digits after the decimal point (or written in E-notation, then n digits
+of its mantissa) *matches* a computed value c when
+
+* ``mode="round"`` (the default): c rounds to the printed digits, i.e.
+  |c − p| ≤ ½·10^{−n} (the half-unit boundary counts as a match, either rounding direction);
+* ``mode="truncate"`` (only where a paper truncates consistently): c truncates to the printed
+  digits, i.e. p ≤ c < p + 10^{−n} for c ≥ 0 (mirrored for c < 0).
+
+No other slack is allowed: a table that needs one is reported cell by cell as a mismatch with
+its relative error.  The comparison is exact (decimal arithmetic on ``str`` of the value at 40
+significant digits; pass Fractions, mpmath numbers or sympy numbers for exact inputs).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, localcontext
+from fractions import Fraction
+from typing import Any
+
+MODES = ("round", "truncate")
+
+
+def _dec(x: Any) -> Decimal:
+    if isinstance(x, Decimal):
+        return x
+    if isinstance(x, Fraction):
+        with localcontext() as ctx:
+            ctx.prec = 60
+            return Decimal(x.numerator) / Decimal(x.denominator)
+    if isinstance(x, float):
+        return Decimal(repr(x))
+    try:
+        import mpmath
+
+        if isinstance(x, mpmath.mpf):
+            return Decimal(mpmath.nstr(x, 40, strip_zeros=False))
+    except ImportError:  # pragma: no cover
+        pass
+    if hasattr(x, "evalf"):
+        return Decimal(str(x.evalf(40)))
+    return Decimal(str(x))
+
+
+def unit(printed: str) -> Decimal:
+    """10^{−n}: one unit in the last printed digit of ``printed`` ('73.02' → 0.01,
+    '1.20E+10' → 1E+8)."""
+    return Decimal(1).scaleb(Decimal(printed.strip()).as_tuple().exponent)
+
+
+def matches_printed(computed: Any, printed: str, mode: str = "round") -> bool:
+    """Whether ``computed`` matches the printed string under the rule of the module doc."""
+    if mode not in MODES:
+        raise ValueError(f"mode={mode!r} must be one of {MODES}")
+    p, c, u = Decimal(printed.strip()), _dec(computed), unit(printed)
+    if mode == "round":
+        return abs(c - p) <= u / 2
+    if c < 0:
+        return -p <= -c < -p + u
+    return p <= c < p + u
+
+
+def cell(computed: Any, printed: str, mode: str = "round") -> dict[str, Any]:
+    """One table cell: the computed value, the printed one, whether they match, and the
+    relative error (computed − printed)/printed."""
+    p, c = Decimal(printed.strip()), _dec(computed)
+    rel = None if p == 0 else float((c - p) / abs(p))
+    return {"computed": str(c.normalize() if abs(c) < 1e30 else c), "printed": printed,
+            "matches": matches_printed(computed, printed, mode), "rule": mode,
+            "relative_error": rel}
+
+
+def table_mode(pairs: list[tuple[Any, str]]) -> str:
+    """The rule for one table: ``"round"`` unless some cell fails rounding while *every* cell
+    of the table truncates to its printed digits (the paper truncates consistently there)."""
+    if all(matches_printed(c, p, "round") for c, p in pairs):
+        return "round"
+    if all(matches_printed(c, p, "truncate") for c, p in pairs):
+        return "truncate"
+    return "round"
+
+
+def compare_table(pairs: list[tuple[Any, str]], labels: list[str] | None = None
+                  ) -> dict[str, Any]:
+    """Every (computed, printed) cell of one table under the table's rule (:func:`table_mode`):
+    ``{"rule", "cells", "mismatches"}``, each cell with its relative error."""
+    mode = table_mode(pairs)
+    labels = labels or [str(i) for i in range(len(pairs))]
+    cells = [{"cell": lab, **cell(c, p, mode)} for lab, (c, p) in zip(labels, pairs, strict=True)]
+    return {"rule": mode, "cells": cells, "mismatches": [c for c in cells if not c["matches"]]}
