@@ -100,10 +100,23 @@ def verify(out_dir: Path, force: bool, quick: bool, data_dir: Path | None, worke
 @click.option("--coverage", is_flag=True,
               help="List, per seed, every numbered item and its ledger entry or why it is "
                    "not checkable (does not run the claims).")
+@click.option("--rerun", is_flag=True,
+              help="Recompute the claims even when a report of the same sources exists.")
+@click.option("--report", "report_dir", type=click.Path(path_type=Path),
+              default=Path("reports/latest"), show_default=True,
+              help="The report whose ledger results are listed when it was produced by the "
+                   "same privlab sources.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Processes for recomputing (default: all cores).")
 @format_option
-def claims(status: str | None, ids: tuple[str, ...], quick: bool, coverage: bool,
-           fmt: str) -> None:
-    """Run the claim ledger and list each claim with its status and evidence."""
+def claims(status: str | None, ids: tuple[str, ...], quick: bool, coverage: bool, rerun: bool,
+           report_dir: Path, workers: int | None, fmt: str) -> None:
+    """List the claim ledger: each claim with its status and evidence.
+
+    The results of the latest report (--report) are listed when that report was produced by
+    the same package sources (report.json's source_hash) and is not a --quick report while
+    all claims are asked for; otherwise the claims are run, on all cores.
+    """
     from privlab.proofs.ledger import default_ledger
 
     ledger = default_ledger()
@@ -115,14 +128,55 @@ def claims(status: str | None, ids: tuple[str, ...], quick: bool, coverage: bool
             [{**r, "covered_by": ", ".join(r["covered_by"]), "why": r["why"] or ""}
              for r in cov], ("seed", "item", "covered_by", "why")))
         return
-    outcomes = ledger.run(list(ids) or None, quick=quick,
-                          progress=lambda i, n, cid: progress(f"claim {i}/{n} {cid}"))
-    rows = [o.to_dict() for o in outcomes]
+    wanted = [ledger.get(i).id for i in ids] or ledger.ids()  # unknown ids: exit 2
+    rows = None if rerun else _from_report(report_dir, wanted, quick)
+    if rows is None:
+        rows = _run_claims(ledger, wanted, quick, workers)
     if status:
         rows = [r for r in rows if r["status"] == status]
     emit(rows, fmt, lambda: text_table(
         [{**r, "statement": r["statement"][:70]} for r in rows],
         ("id", "status", "method", "source", "statement")))
+
+
+def _from_report(report_dir: Path, wanted: list[str], quick: bool) -> list[Any] | None:
+    """The claims ``wanted`` from ``report_dir/report.json`` when it is usable (same sources;
+    a quick report only for --quick listings), else None; says which on stderr."""
+    import json
+
+    from privlab._sources import source_hash
+
+    path = report_dir / "report.json"
+    try:
+        rep = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(rep, dict) or rep.get("source_hash") != source_hash():
+        progress(f"{path} was produced by other privlab sources; recomputing")
+        return None
+    if rep.get("quick") and not quick:
+        progress(f"{path} is a --quick report (slow claims skipped); recomputing")
+        return None
+    by_id = {c.get("id"): c for c in rep.get("claims", ())}
+    if any(i not in by_id for i in wanted):
+        return None
+    progress(f"claims from {report_dir} (generated {rep.get('generated')}, same sources); "
+             f"--rerun to recompute")
+    return [by_id[i] for i in wanted]
+
+
+def _run_claims(ledger: Any, wanted: list[str], quick: bool,
+                workers: int | None) -> list[Any]:
+    import os
+
+    n = workers or os.cpu_count() or 1
+    if n == 1 or len(wanted) <= 2:
+        outcomes = ledger.run(wanted, quick=quick,
+                              progress=lambda i, k, cid: progress(f"claim {i}/{k} {cid}"))
+        return [o.to_dict() for o in outcomes]
+    from privlab.report.parallel import run_claims
+
+    return run_claims(wanted, quick=quick, workers=n, progress=progress)
 
 
 @click.command()

@@ -25,6 +25,7 @@ from typing import Any
 
 from privlab import __version__
 from privlab._io import make_temp_dir
+from privlab._sources import source_hash
 from privlab.errors import InvalidParameter
 from privlab.proofs.ledger import LOAD_ERROR_PREFIX, Ledger, default_ledger
 from privlab.report import render
@@ -135,7 +136,8 @@ def run_verify(out_dir: Path, *, quick: bool = False, seed: int = 0,
         guarantees = [g.to_dict() for g in _ledger_guarantees(claims, tables, quick)]
         guarantees += [{**g, "section": s["id"]} for s in built for g in s["guarantees"]]
         report = {
-            "privlab_version": __version__, "seed": seed, "quick": quick,
+            "privlab_version": __version__, "source_hash": source_hash(), "seed": seed,
+            "quick": quick,
             "generated": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
             "data_dir": str(data_dir) if data_dir else None,
             "seconds": time.perf_counter() - t0, "workers": n_workers if parallel else 1,

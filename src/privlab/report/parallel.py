@@ -116,3 +116,25 @@ def run_all(ctx: Context, sections: Sequence[str], *, workers: int,
     return ([jobs["claim", c.id].result() for c in claims],
             {t: jobs["table", t].result() for t in table_ids},
             [jobs["section", n].result() for n in sections])
+
+
+def run_claims(ids: Sequence[str], *, quick: bool, workers: int,
+               progress: Callable[[str], Any]) -> list[dict[str, Any]]:
+    """The claims ``ids`` (dictionaries, in the given order) computed by ``workers``
+    processes, slow claims first (``privlab claims`` without a usable report)."""
+    ledger = default_ledger()
+    claims = [ledger.get(i) for i in ids]
+    order = sorted(claims, key=lambda c: not c.slow)
+    pool = ProcessPoolExecutor(max_workers=workers,
+                               mp_context=multiprocessing.get_context("spawn"),
+                               initializer=worker_init, initargs=(os.getpid(),))
+    try:
+        jobs = {c.id: pool.submit(_claim, c.id, quick) for c in order}
+        for done, cid in enumerate(jobs, start=1):
+            jobs[cid].result()
+            progress(f"[{done}/{len(jobs)}] claim {cid}")
+    except BaseException:
+        _terminate(pool)
+        raise
+    pool.shutdown(wait=True)
+    return [jobs[c.id].result() for c in claims]
