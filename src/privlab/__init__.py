@@ -6,10 +6,10 @@ start-up) costs no scipy/numba import: ``privlab.Staircase`` imports its module 
 
 from __future__ import annotations
 
-import importlib
 from importlib.metadata import PackageNotFoundError, version
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from privlab._lazy import lazy_exports
 from privlab.errors import BudgetExceeded, InvalidParameter, PrivlabError
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and readers
@@ -35,15 +35,4 @@ _EXPORTS: dict[str, str] = {
 __all__ = ["ApproxDP", "BudgetExceeded", "CheckResult", "Claim", "InvalidParameter", "Laplace",
            "Neighbour", "PrivlabError", "PureDP", "Staircase", "__version__"]
 
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -19,7 +19,7 @@ SRC = pathlib.Path(__file__).resolve().parents[2] / "src"
 
 #: layer of each top-level part of privlab (higher may import lower, never the reverse).
 LAYERS = {"mechanisms": 1, "metrics": 1, "verify": 2, "audit": 3, "proofs": 4, "testing": 4,
-          "pytest_plugin": 4, "report": 5, "commands": 6, "cli": 7}
+          "pytest_plugin": 4, "report": 5, "commands": 6, "cli": 7, "__main__": 7}
 
 
 def modules(root: pathlib.Path = SRC) -> dict[str, pathlib.Path]:

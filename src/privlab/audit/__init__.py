@@ -8,9 +8,7 @@ neighbour pairs, :mod:`privlab.audit.replay` for re-checking a saved counterexam
 other adapters of :mod:`privlab.audit.usercode` are re-exported lazily (PEP 562).
 """
 
-import importlib
-from typing import Any
-
+from privlab._lazy import lazy_exports
 from privlab.audit.auditor import AuditResult, audit_pair
 from privlab.audit.bounds import cp_interval, cp_lower, cp_upper
 from privlab.audit.mechanism import audit_mechanism
@@ -25,14 +23,4 @@ __all__ = ["AuditResult", "audit_mechanism", "audit_pair", "checked", "cp_interv
            "vectorize"]
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY)

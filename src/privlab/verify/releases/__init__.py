@@ -9,8 +9,9 @@ imports X's module.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from privlab._lazy import lazy_exports
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and readers
     from privlab.verify.releases.certificate import (
@@ -76,15 +77,4 @@ __all__ = [
     "sweep",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
