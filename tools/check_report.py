@@ -46,6 +46,11 @@ var e=all[i],r=e.getBoundingClientRect();
 if(r.right>W+1&&r.width>0&&!e.closest(".scroll")&&!e.closest("nav")){
 over.push(e.tagName+"#"+(e.id||"")+"."+e.className+" right="+Math.round(r.right));
 if(over.length>20)break;
+}
+var cs=getComputedStyle(e);
+if(e.clientWidth>0&&e.scrollWidth>e.clientWidth+1&&cs.overflowX==="visible"&&!e.closest(".scroll")&&!e.closest("nav")&&!e.closest("table")){
+over.push(e.tagName+"#"+(e.id||"")+"."+e.className+" text overflows: "+e.scrollWidth+">"+e.clientWidth);
+if(over.length>20)break;
 }}
 var imgs=document.images,broken=[],external=[];
 for(var j=0;
