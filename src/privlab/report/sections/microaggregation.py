@@ -147,7 +147,8 @@ def _figure(ctx: Context, rows: list[dict[str, Any]], cex: dict[str, Any]) -> Fi
     g = ctx.rng("microaggregation-figure")
     pts = np.clip(np.round(g.uniform(5, 95, size=(30, 2))), 0, 100)
     pts2 = pts.copy()
-    pts2[int(np.argmax(pts.sum(axis=1)))] = [3.0, 4.0]
+    moved = int(np.argmax(pts.sum(axis=1)))
+    pts2[moved] = [3.0, 4.0]
     fig, ax = plt.subplots(2, 3, figsize=(12, 7.2))
     for col, meth in enumerate(("mdav", "insensitive-mdav", "insensitive-corners")):
         for row, data in enumerate((pts, pts2)):
@@ -155,12 +156,23 @@ def _figure(ctx: Context, rows: list[dict[str, Any]], cex: dict[str, Any]) -> Fi
             r = microaggregate(meth, data, 5, bounds=[BOUNDS] * 2 if meth != "mdav" else None)
             a.scatter(data[:, 0], data[:, 1], c=r.labels, cmap="tab10", vmin=0, vmax=9, s=25)
             a.scatter(r.centroids[:, 0], r.centroids[:, 1], marker="x", c="k", s=60)
-            a.set(xlim=(0, 100), ylim=(0, 100), xticks=[], yticks=[])
+            a.scatter(*data[moved], s=160, facecolors="none", edgecolors="red", linewidths=1.5,
+                      label="the record that moves")
+            if row == 1:
+                a.annotate("", xy=data[moved], xytext=pts[moved], arrowprops={
+                    "arrowstyle": "->", "color": "red", "lw": 1, "alpha": 0.6})
+            a.set(xlim=(0, 100), ylim=(0, 100), xticks=[0, 50, 100], yticks=[0, 50, 100],
+                  xlabel="attribute 1", ylabel="attribute 2")
+            a.tick_params(labelsize=8)
+            if row == 0 and col == 0:
+                a.legend(loc="upper left", fontsize=7, frameon=False)
             a.set_title(f"{meth}, {'X' if row == 0 else 'X′ (one record moved)'}", fontsize=9)
+    fig.tight_layout()
     save_figure(fig, ctx.figure_path("microaggregation"))
     return Figure(file="microaggregation.png", caption=(
         "Clusters (colours) and centroids (×) with k = 5 on 30 records (top) and after moving "
-        "the top-right record to the lower-left corner (bottom) — thesis Figs. 6.1–6.3. "
+        "the top-right record (red circle; arrow: its move) to the lower-left corner (bottom) "
+        "— thesis Figs. 6.1–6.3; axes: the two attributes on their domain [0, 100]. "
         "MDAV regroups; insensitive MDAV (one reference point at the lower corner) and "
         "Algorithm 6.1 with the corner sequence shift each cluster by at most one record."))
 
