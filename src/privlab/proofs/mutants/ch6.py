@@ -43,7 +43,29 @@ def _alg_2_1() -> Any:
     return check_alg_2_1(random_sets=5, last_max=2)
 
 
+def _squared_metric() -> Any:
+    from privlab.mechanisms.microaggregation.taxonomy import project_taxonomy
+    from privlab.types import CheckResult, Method
+    from privlab.verify.microaggregation.taxonomy import (
+        check_semantic_metric,
+        squared_difference_parts,
+    )
+
+    rs = {n: check_semantic_metric(project_taxonomy(n), parts=squared_difference_parts)
+          for n in ("sport", "job")}
+    return CheckResult(holds=all(r.holds for r in rs.values()),
+                       claim="|φ(a) Δ φ(b)|² is a metric on the shipped taxonomies",
+                       value=len(rs), method=Method.EXHAUSTIVE,
+                       evidence={n: dict(r.evidence) for n, r in rs.items()},
+                       counterexample=next((r.counterexample for r in rs.values()
+                                            if r.counterexample), None))
+
+
 MUTANTS: dict[str, tuple[Mutant, ...]] = {
+    "thesis:eq-6.6": (Mutant(
+        description="the squared count of non-shared ancestors |φ(a) Δ φ(b)|² claimed a metric "
+                    "(the checker, same taxonomies, with the distance replaced)",
+        check=_squared_metric),),
     "thesis:alg-2.1": (Mutant(
         description="last MDAV cluster claimed to have at most 2k − 2 records",
         check=_alg_2_1),),

@@ -280,10 +280,8 @@ CLAIMS: tuple[Claim, ...] = (
           statement="The semantic distance is a metric.", check=check_metric,
           notes=("Exhaustive on privlab's taxonomies; the papers' WordNet taxonomies were "
                  "not available.",
-                 "Issue 14: inconclusive — no mutant reaches the checker "
-                 "(privlab.verify.microaggregation.taxonomy.check_semantic_metric computes the "
-                 "eq. 6.6 distance itself; a DAG taxonomy tried as a mutant is still a metric).  "
-                 "Needs the distance as a parameter of the checker (verify/, not proofs/)."),
+                 "Able to fail: the same checker on the same taxonomies refutes the squared "
+                 "count of non-shared ancestors (siblings: 2² > 1² + 1²)."),
           bounded=True),
     Claim(id="thesis:sec-6.3-add-remove", source=f"{F} §6.3 with Definition 3 (add/remove)",
           statement="The microaggregated release is ε-DP under add/remove-one.",

@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from privlab.mechanisms.microaggregation.taxonomy import Taxonomy
@@ -33,9 +35,23 @@ def ratio_parts(tax: Taxonomy) -> tuple[np.ndarray, np.ndarray]:
     return 2 * union - inter, union
 
 
-def check_semantic_metric(tax: Taxonomy) -> CheckResult:
-    """Non-negativity, reflexivity (δ = 0 iff equal), symmetry, triangle inequality — exact."""
+def squared_difference_parts(tax: Taxonomy) -> tuple[np.ndarray, np.ndarray]:
+    """(num, den) of 2^d for d = |φ(a) Δ φ(b)|², the squared number of ancestors not shared —
+    a *false* variant of eq. (6.6) (squares of a path length break the triangle inequality on
+    any two siblings: 2² > 1² + 1²), used to show the checker can refute a non-metric."""
     num, den = ratio_parts(tax)
+    sym = num - den  # num = 2u − i, den = u  ⇒  u − i = |φ(a) Δ φ(b)|
+    power = np.vectorize(lambda s: 1 << int(s) ** 2, otypes=[object])  # exact, any size
+    return power(sym), np.ones(sym.shape, dtype=object)
+
+
+def check_semantic_metric(tax: Taxonomy, *, parts: Any = ratio_parts) -> CheckResult:
+    """Non-negativity, reflexivity (δ = 0 iff equal), symmetry, triangle inequality — exact.
+
+    ``parts(tax) -> (num, den)``: integer matrices with δ = log₂(num/den); by default
+    eq. (6.6) (:func:`ratio_parts`); another distance in the same form can be checked (the
+    claim's mutants do)."""
+    num, den = parts(tax)
     n = len(tax.concepts)
     nonneg = bool((num >= den).all())
     zero = num == den
