@@ -79,48 +79,45 @@ def variance_optimal(eps: Any, delta: Any = 1) -> tuple[Any, Any]:
 
 
 # ---- tables (values from the project's mechanisms) --------------------------------------------
-def table_4_1() -> Table:
+def _laplace_vs_optimal(table_id: str, objective: str, column: str,
+                        paper: dict[Any, tuple[Any, Any]], notes: tuple[str, ...]) -> Table:
+    """Laplace(Δ/ε) against the staircase optimal for ``objective`` at every ε (Δ = 1):
+    ``laplace_<column>``, ``optimal_<column>``, ``optimal_d`` beside the printed pair."""
     from privlab.mechanisms.noise.laplace import Laplace
     from privlab.mechanisms.noise.staircase import Staircase
 
     rows = []
     for e in EPSILONS:
-        opt = Staircase.optimal(float(e), 1.0, "variance")
-        rows.append({"epsilon": float(e), "laplace_variance": Laplace(epsilon=float(e)).variance(),
-                     "optimal_variance": opt.variance(), "optimal_d": opt.d,
-                     "paper_laplace_variance": float(PAPER_VAR[e][0]),
-                     "paper_optimal_variance": float(PAPER_VAR[e][1])})
-    return Table(id="thesis-4.1", source=f"{SRC} §4.4 Table 4.1",
-                 columns=("epsilon", "laplace_variance", "optimal_variance", "optimal_d",
-                          "paper_laplace_variance", "paper_optimal_variance"),
-                 rows=tuple(rows),
-                 notes=("Δ = 1.  laplace_variance = 2(Δ/ε)²; optimal_variance and optimal_d from "
-                        "Staircase.optimal(ε, 1, 'variance') (scan + bounded Brent), checked in "
-                        "claim thesis:table-4.1 against Geng & Viswanath's closed-form γ* and "
-                        "the sympy-summed V(d) at 30 digits.",
-                        "The printed values agree with the computed ones rounded to 2 decimals."))
+        opt = Staircase.optimal(float(e), 1.0, objective)
+        lap = Laplace(epsilon=float(e))
+        rows.append({"epsilon": float(e),
+                     f"laplace_{column}": lap.variance() if objective == "variance"
+                     else lap.objective_value(objective),
+                     f"optimal_{column}": opt.variance() if objective == "variance"
+                     else opt.objective_value(objective), "optimal_d": opt.d,
+                     f"paper_laplace_{column}": float(paper[e][0]),
+                     f"paper_optimal_{column}": float(paper[e][1])})
+    extra = _ci_mismatch_notes(rows) if objective == "ci95" else ()
+    return Table(id=table_id, source=f"{SRC} §4.4 Table {table_id.split('-')[1]}",
+                 columns=("epsilon", f"laplace_{column}", f"optimal_{column}", "optimal_d",
+                          f"paper_laplace_{column}", f"paper_optimal_{column}"),
+                 rows=tuple(rows), notes=(*notes, *extra))
+
+
+def table_4_1() -> Table:
+    return _laplace_vs_optimal("thesis-4.1", "variance", "variance", PAPER_VAR, (
+        "Δ = 1.  laplace_variance = 2(Δ/ε)²; optimal_variance and optimal_d from "
+        "Staircase.optimal(ε, 1, 'variance') (scan + bounded Brent), checked in "
+        "claim thesis:table-4.1 against Geng & Viswanath's closed-form γ* and "
+        "the sympy-summed V(d) at 30 digits.",
+        "The printed values agree with the computed ones rounded to 2 decimals."))
 
 
 def table_4_2() -> Table:
-    from privlab.mechanisms.noise.laplace import Laplace
-    from privlab.mechanisms.noise.staircase import Staircase
-
-    rows = []
-    for e in EPSILONS:
-        opt = Staircase.optimal(float(e), 1.0, "ci95")
-        rows.append({"epsilon": float(e),
-                     "laplace_ci95_length": Laplace(epsilon=float(e)).objective_value("ci95"),
-                     "optimal_ci95_length": opt.objective_value("ci95"), "optimal_d": opt.d,
-                     "paper_laplace_ci95_length": float(PAPER_CI[e][0]),
-                     "paper_optimal_ci95_length": float(PAPER_CI[e][1])})
-    return Table(id="thesis-4.2", source=f"{SRC} §4.4 Table 4.2",
-                 columns=("epsilon", "laplace_ci95_length", "optimal_ci95_length", "optimal_d",
-                          "paper_laplace_ci95_length", "paper_optimal_ci95_length"),
-                 rows=tuple(rows),
-                 notes=("Δ = 1.  Length of the symmetric 95 % interval 2a, P(|Y| ≤ a) = 0.95. "
-                        "laplace = 2(Δ/ε)·ln 20; optimal from Staircase.optimal(ε, 1, 'ci95'), "
-                        "checked in claim thesis:table-4.2 against the exact kink enumeration.",
-                        *_ci_mismatch_notes(rows)))
+    return _laplace_vs_optimal("thesis-4.2", "ci95", "ci95_length", PAPER_CI, (
+        "Δ = 1.  Length of the symmetric 95 % interval 2a, P(|Y| ≤ a) = 0.95. "
+        "laplace = 2(Δ/ε)·ln 20; optimal from Staircase.optimal(ε, 1, 'ci95'), "
+        "checked in claim thesis:table-4.2 against the exact kink enumeration.",))
 
 
 def _ci_mismatch_notes(rows: list[dict[str, Any]]) -> tuple[str, ...]:

@@ -41,24 +41,24 @@ def _f(x: Any, digits: int = 12) -> float:
     return float(mpmath.nstr(x, digits))
 
 
-def rows_4_3() -> list[dict[str, Any]]:
-    lap = example5_laplace()
-    out = []
-    for L in LEVELS:
-        reg = lap.confidence_region(L, exact=True, dps=DPS)
-        out.append({"confidence": L, "alpha": _f(reg.radius), "size": _f(reg.volume),
-                    "paper_alpha": PAPER_4_3[L][0], "paper_size": PAPER_4_3[L][1]})
-    return out
-
-
-def rows_4_4() -> list[dict[str, Any]]:
-    mech = example5()
+def _region_rows(mech: Any, key: str, attr: str,
+                 paper: dict[float, tuple[float, float]]) -> list[dict[str, Any]]:
+    """Minimal confidence regions of ``mech`` at every level: the region's ``attr`` (radius or
+    β) as column ``key`` and its volume, beside the printed pair."""
     out = []
     for L in LEVELS:
         reg = mech.confidence_region(L, exact=True, dps=DPS)
-        out.append({"confidence": L, "beta": _f(reg.beta), "size": _f(reg.volume),
-                    "paper_beta": PAPER_4_4[L][0], "paper_size": PAPER_4_4[L][1]})
+        out.append({"confidence": L, key: _f(getattr(reg, attr)), "size": _f(reg.volume),
+                    f"paper_{key}": paper[L][0], "paper_size": paper[L][1]})
     return out
+
+
+def rows_4_3() -> list[dict[str, Any]]:
+    return _region_rows(example5_laplace(), "alpha", "radius", PAPER_4_3)
+
+
+def rows_4_4() -> list[dict[str, Any]]:
+    return _region_rows(example5(), "beta", "beta", PAPER_4_4)
 
 
 def rows_ex5() -> list[dict[str, Any]]:
