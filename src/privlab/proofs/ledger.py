@@ -22,6 +22,7 @@ import attrs
 
 from privlab.errors import InvalidParameter
 from privlab.proofs.annotate import annotate
+from privlab.proofs.printed import NOTE_PREFIX, table_note
 from privlab.proofs.verdict import BOUNDED, verdict
 from privlab.types import CheckResult, Claim, Method, Status, Table, jsonable
 
@@ -226,7 +227,11 @@ class Ledger:
         if table_id not in tables:
             known = ", ".join(sorted(tables)) or "(none)"
             raise InvalidParameter(f"table id={table_id!r} is unknown; known ids: {known}")
-        return tables[table_id]()
+        table = tables[table_id]()
+        note = table_note(table.columns, table.rows)
+        if note is None or any(n.startswith(NOTE_PREFIX) for n in table.notes):
+            return table
+        return attrs.evolve(table, notes=(*table.notes, note))  # one rule for every table
 
 
 def run_claim(claim: Claim) -> ClaimOutcome:

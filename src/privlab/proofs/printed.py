@@ -89,3 +89,43 @@ def compare_table(pairs: list[tuple[Any, str]], labels: list[str] | None = None
     labels = labels or [str(i) for i in range(len(pairs))]
     cells = [{"cell": lab, **cell(c, p, mode)} for lab, (c, p) in zip(labels, pairs, strict=True)]
     return {"rule": mode, "cells": cells, "mismatches": [c for c in cells if not c["matches"]]}
+
+
+PRINTED_PREFIX = "paper_"
+NOTE_PREFIX = "Printed-number rule"
+
+
+def _number(x: Any) -> bool:
+    return isinstance(x, int | float | Fraction | Decimal) and not isinstance(x, bool) \
+        and (not isinstance(x, float) or (x == x and abs(x) != float("inf")))
+
+
+def table_note(columns: tuple[str, ...], rows: Any, *, listed: int = 8) -> str | None:
+    """The one rule applied to every computed/printed pair of a reproduced table (columns
+    ``x`` and ``paper_x``, both numbers): one note with the rule, the count of matching cells
+    and the first ``listed`` mismatches with their relative error; None without such pairs."""
+    pairs, labels = [], []
+    for i, row in enumerate(rows, start=1):
+        for col in columns:
+            if not col.startswith(PRINTED_PREFIX):
+                continue
+            mine = col[len(PRINTED_PREFIX):]
+            c, p = row.get(mine), row.get(col)
+            if mine in columns and _number(c) and _number(p):
+                pairs.append((c, repr(float(p)) if isinstance(p, float) else str(p)))
+                labels.append(f"row {i} {mine}")
+    if not pairs:
+        return None
+    res = compare_table(pairs, labels)
+    bad = res["mismatches"]
+    text = (f"{NOTE_PREFIX} ({res['rule']}; privlab.proofs.printed): "
+            f"{len(pairs) - len(bad)} of {len(pairs)} printed cells match")
+    if bad:
+        shown = "; ".join(
+            f"{m['cell']}: computed {float(Decimal(m['computed'])):.6g} vs printed "
+            f"{m['printed']}" + (f" ({m['relative_error']:+.3g} relative)"
+                                 if m["relative_error"] is not None else "")
+            for m in bad[:listed])
+        more = f"; … {len(bad) - listed} more" if len(bad) > listed else ""
+        text += f"; mismatches: {shown}{more}"
+    return text + "."
