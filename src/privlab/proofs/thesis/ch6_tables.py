@@ -156,8 +156,17 @@ def _dp_sse_rl(x: np.ndarray, b: np.ndarray, k: int, e: float, runs: int,
     return ex.mean_sse_rl(x, ex.dp_releases(x, b, k, e, runs, rng=g))
 
 
+def _provenance(what: str) -> str:
+    """Provenance of the Census file behind ``what`` (:mod:`privlab.proofs.provenance`)."""
+    from privlab.proofs.provenance import provenance
+
+    prov = provenance("census_casc.csv", synthetic=what.startswith("seeded synthetic"))
+    return (f"Provenance: name={prov['name']}, path={prov['path']}, "
+            f"sha256={prov['sha256']}.")
+
+
 def _notes(what: str, runs: int) -> tuple[str, ...]:
-    return (f"Data: {what}; domain [0, 1.5·max]; {runs} runs averaged.",
+    return (f"Data: {what}; domain [0, 1.5·max]; {runs} runs averaged.", _provenance(what),
             "Release: insensitive MDAV (privlab.mechanisms.microaggregation) + Laplace "
             "Δ_j/(kε) per attribute (the scale that reproduces the printed k = 1 SSE), one "
             "draw per cluster, clamped, rows aligned (needed to measure RL; that "
@@ -282,7 +291,8 @@ def table_irm_1(data_dir: Any = None, runs: int = 10, seed: int = 0) -> Table:
     cols = ("attribute", "k", *[c for e in EPS_IRM for meth in ("ir", "mv")
                                 for c in (f"{meth}_{_key(e)}", f"paper_{meth}_{_key(e)}")])
     return Table(id="irm-1", source=f"{IRM} §4.3 Table 1", columns=cols, rows=tuple(rows),
-                 notes=(f"Data: {what}; domain [0, 1.5·max]; {runs} runs averaged; outputs "
+                 notes=(_provenance(what),
+                        f"Data: {what}; domain [0, 1.5·max]; {runs} runs averaged; outputs "
                         "clamped to the domain (irm §4.1).",
                         "IR: individual ranking + Laplace m·Δ_j/(kε), m = 8, one draw per "
                         "cluster and attribute.  MV: insensitive MDAV + (n/k)·Δ_j/(kε) per "
