@@ -6,8 +6,7 @@ start-up) costs no scipy/numba import: ``privlab.Staircase`` imports its module 
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from privlab._lazy import lazy_exports
 from privlab.errors import BudgetExceeded, InvalidParameter, PrivlabError
@@ -16,11 +15,6 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and readers
     from privlab.mechanisms.noise.laplace import Laplace
     from privlab.mechanisms.noise.staircase import Staircase
     from privlab.types import ApproxDP, CheckResult, Claim, Neighbour, PureDP
-
-try:
-    __version__ = version("privlab")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0.0.0+unknown"
 
 _EXPORTS: dict[str, str] = {
     "Laplace": "privlab.mechanisms.noise.laplace",
@@ -35,4 +29,17 @@ _EXPORTS: dict[str, str] = {
 __all__ = ["ApproxDP", "BudgetExceeded", "CheckResult", "Claim", "InvalidParameter", "Laplace",
            "Neighbour", "PrivlabError", "PureDP", "Staircase", "__version__"]
 
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+_exported, __dir__ = lazy_exports(__name__, _EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "__version__":  # importlib.metadata costs ~50 ms: only when asked for
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            value = version("privlab")
+        except PackageNotFoundError:  # pragma: no cover - running from a source tree
+            value = "0.0.0+unknown"
+        globals()["__version__"] = value
+        return value
+    return _exported(name)

@@ -18,7 +18,6 @@ from collections.abc import Callable, Sequence
 
 import click
 
-from privlab import __version__
 from privlab._data import configure_hypothesis
 from privlab._io import terminate_as_exit
 from privlab.commands._common import EXIT_USAGE
@@ -100,7 +99,7 @@ class LazyGroup(click.Group):
 
 @click.group(cls=LazyGroup,
              context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@click.version_option(__version__, prog_name="privlab")
+@click.version_option(package_name="privlab", prog_name="privlab")
 def cli() -> None:
     """privlab — verification and simulation lab for privacy mechanisms.
 
