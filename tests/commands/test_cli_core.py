@@ -171,3 +171,29 @@ def _first_difference(a: object, b: object, path: str = "") -> str:
             if x != y:
                 return _first_difference(x, y, f"{path}[{i}]")
     return f"{path}: {a!r:.300} != {b!r:.300}"
+
+
+def test_verify_says_loudly_when_it_falls_back_to_synthetic_data(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """One stderr line when no data directory is found (issue 14); none when one is given."""
+    from privlab import _data
+    from privlab.report import build
+
+    seen: dict[str, object] = {}
+
+    def fake_run(out_dir: Path, **kw: object) -> dict[str, object]:
+        seen.update(kw)
+        return {"summary": {"ok": True, "claims": {}, "guarantees": 0,
+                            "guarantees_holding": 0}, "guarantees": [], "seconds": 0.0}
+
+    monkeypatch.delenv(_data.ENV, raising=False)  # restored after the test (verify exports it)
+    monkeypatch.setattr(build, "run_verify", fake_run)
+    monkeypatch.setattr(_data, "data_dir", lambda *a, **k: None)
+    code, _, err = run(capsys, "verify", "--out", str(tmp_path / "a"))
+    assert code == 0 and seen["data_dir"] is None
+    assert err.count("SYNTHETIC") == 1 and err.startswith("WARNING:")
+    (tmp_path / "data").mkdir()
+    code, _, err = run(capsys, "verify", "--out", str(tmp_path / "b"), "--data-dir",
+                       str(tmp_path / "data"))
+    assert code == 0 and "SYNTHETIC" not in err

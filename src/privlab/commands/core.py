@@ -72,7 +72,12 @@ def verify(out_dir: Path, force: bool, quick: bool, data_dir: Path | None, worke
     from privlab.report.build import check_out_dir, run_verify
 
     check_out_dir(out_dir.resolve(), force=force)  # refuse before any work
-    report = run_verify(out_dir, quick=quick, seed=seed, data_dir=_data_dir(data_dir),
+    found = _data_dir(data_dir)
+    if found is None:
+        click.echo("WARNING: no data directory (../shared/data or --data-dir): tables and "
+                   "claims that need real data run on SEEDED SYNTHETIC stand-ins and are "
+                   "reported as such (claims: inconclusive, 'data unavailable').", err=True)
+    report = run_verify(out_dir, quick=quick, seed=seed, data_dir=found,
                         progress=progress, workers=workers, force=force)
     s = report["summary"]
 
