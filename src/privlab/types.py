@@ -109,6 +109,19 @@ class Method(enum.Enum):
         return self.value
 
 
+def _mpf_text(x: Any) -> str | None:
+    """An mpmath real as text with as many digits as its own mantissa carries (at least a
+    double's 15), independent of the ambient ``mpmath.mp.dps`` — so that evidence, and the
+    report, do not depend on the precision the caller's process happens to be at."""
+    import sys
+
+    mpmath = sys.modules.get("mpmath")
+    if mpmath is None or not isinstance(x, mpmath.mpf):
+        return None
+    bits = max(int(x._mpf_[3]), 53)
+    return str(mpmath.nstr(x, mpmath.libmp.prec_to_dps(bits)))
+
+
 def jsonable(x: Any) -> Any:
     """Best-effort conversion of evidence values to JSON-serialisable Python objects."""
     import fractions
@@ -135,7 +148,10 @@ def jsonable(x: Any) -> Any:
         return jsonable(x.to_dict())
     if attrs.has(type(x)):
         return jsonable(attrs.asdict(x, recurse=False))
-    try:  # mpmath / sympy numbers
+    mpf = _mpf_text(x)
+    if mpf is not None:
+        return mpf
+    try:  # sympy numbers
         return str(x)
     except Exception:  # pragma: no cover
         return repr(x)

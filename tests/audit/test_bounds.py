@@ -18,7 +18,13 @@ from scipy import stats
 from privlab.audit.bounds import cp_interval, cp_lower, cp_upper
 from privlab.errors import InvalidParameter
 
-mpmath.mp.dps = 40
+
+@pytest.fixture(autouse=True)
+def _forty_digits():
+    """The reference computations at 40 digits, restored afterwards (a module-level
+    ``mpmath.mp.dps = 40`` leaked into every later test of the same worker process)."""
+    with mpmath.workdps(40):
+        yield
 
 
 def _le(k: int, n: int, p: mpmath.mpf) -> mpmath.mpf:
