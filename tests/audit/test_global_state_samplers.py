@@ -48,7 +48,7 @@ def test_np_random_sampler_at_two_workers_equals_one_worker() -> None:
     for d in (r1, r2):
         d.pop("seconds")
     assert r1 == r2
-    assert r1["epsilon_lower_bound"] <= 1.0 + 1e-9 or r1["verdict"] == "consistent"
+    assert r1["verdict"] == "consistent"  # a correct Laplace, seeded: no confirmed violation
 
 
 def test_sampler_with_its_own_generator_is_refused() -> None:

@@ -170,9 +170,17 @@ def test_example_suite_cli_outputs_and_expect(tmp_path: pathlib.Path) -> None:
     assert d2["failures"] == ["naive-float-laplace"]
 
 
-def test_check_command(tmp_path: pathlib.Path, user_dir: pathlib.Path) -> None:
-    p = _suite(user_dir, "[[audit]]\nname='w'\nsampler='teammechs.py:wrong_shape'\n"
-                         "pairs=[[0,1]]\nclaimed_epsilon=1\n")
-    r = CliRunner().invoke(audit_suite, ["check", str(p)])
-    assert r.exit_code != 0
-    assert "shape" in str(r.exception) or "shape" in r.output
+def test_check_command(user_dir: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``privlab audit-suite check``: a wrong output shape is one ``error:`` line, exit 2; a good
+    suite passes with one line per audit."""
+    from privlab.cli import main
+
+    bad = _suite(user_dir, "[[audit]]\nname='w'\nsampler='teammechs.py:wrong_shape'\n"
+                           "pairs=[[0,1]]\nclaimed_epsilon=1\n")
+    assert main(["audit-suite", "check", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error:") and err.count("\n") == 1 and "shape" in err
+    good = _suite(user_dir, "[[audit]]\nname='g'\nsampler='teammechs.py:good'\n"
+                            "pairs=[[0,1]]\nclaimed_epsilon=1\n")
+    assert main(["audit-suite", "check", str(good)]) == 0
+    assert "g: sampler teammechs.py:good ok" in capsys.readouterr().out
