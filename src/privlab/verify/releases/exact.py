@@ -1,8 +1,9 @@
 """Exhaustive sensitivity of microaggregated releases on small grids (evidence for the ledger).
 
 Every data set of n records with values in the grid {0, 1/g, …, 1}^m and every substitution of
-one record by another grid point is enumerated (exact rational arithmetic: the grid values and
-the centroids are Fractions).  For each configuration the released *quantity* is:
+one record by another grid point is enumerated, in exact arithmetic: :func:`sweep` works in
+integers in units of 1/(g·lcm(1..n)), where every value and centroid is whole, and returns
+Fractions; :func:`_reps` gives one data set's centroids as Fractions.  For each configuration the released *quantity* is:
 
 * ``centroids``   — the ordered list of cluster centroids (shared noise, shuffled rows);
 * ``weighted``    — cluster centroids weighted by cluster size (per-record noise, shuffled);
@@ -18,6 +19,7 @@ changes between neighbours — a structural leak.  The partition is the one the 
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 from fractions import Fraction
 from typing import Any
@@ -63,56 +65,103 @@ def exact_sensitivity(cfg: Any, grid: int | None = None, limit: int = 20000) -> 
     return sweep(cfg.n, cfg.k, cfg.attributes, cfg.microaggregation, grid=grid, limit=limit)
 
 
+def _labels(v: np.ndarray, g: int, k: int, kind: str) -> np.ndarray:
+    """Cluster labels (T, n, m) of the T data sets ``v`` (integer grid units, (T, n, m))."""
+    from privlab.mechanisms.releases.numerical import order_partition
+
+    t, n, m = v.shape
+    u = v / g  # the floats order_partition sees for Fraction(i, g)
+    out = np.empty((t, n, m), dtype=np.int64)
+    for i in range(t):
+        lab, _ = order_partition(u[i], k, kind)
+        out[i] = lab[:, None] if lab.ndim == 1 else lab
+    return out
+
+
+def _canonical(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per data set: the tie partition as "first row with the same label tuple" (T, n), and
+    the multiset of label tuples as their lexicographically sorted list (T, n)."""
+    m = lab.shape[2]
+    same = (lab[:, :, None, :] == lab[:, None, :, :]).all(axis=3)  # (T, n, n)
+    first = same.argmax(axis=2)
+    w = (lab.max() + 1) ** np.arange(m - 1, -1, -1, dtype=np.int64)
+    code = np.sort((lab * w).sum(axis=2), axis=1)  # a tuple <-> one integer, sorted
+    return first, code
+
+
 def sweep(n: int, k: int, m: int, kind: str, grid: int | None = None,
           limit: int = 20000) -> dict[str, Any]:
-    """Maxima (Fractions, in units of range) with a witness pair for each quantity."""
+    """Maxima (Fractions, in units of range) with a witness pair for each quantity.
+
+    Exact integer arithmetic: every value is a multiple of 1/grid and every centroid of
+    1/(grid·s) for a cluster size s ≤ n, so all quantities are integers in units of
+    1/L, L = grid·lcm(1..n), and each maximum is the Fraction (integer, L).  The pairs are
+    scanned in the order data set i, record r, new point c > old point (each unordered
+    pair once) and a witness is the first pair attaining its maximum.
+    """
     if grid is None:
         grid = max(g for g in (1, 2, 3, 4, 6) if (g + 1) ** (n * m) <= limit or g == 1)
-    pts = [tuple(Fraction(i, grid) for i in c) for c in itertools.product(range(grid + 1),
-                                                                          repeat=m)]
-    total = len(pts) ** n
+    pts = np.array(list(itertools.product(range(grid + 1), repeat=m)), dtype=np.int64)
+    p = len(pts)
+    total = p ** n
     if total > limit:
         raise InvalidParameter(f"grid={grid} gives {total} data sets (> limit={limit}) for "
                                f"n={n}, m={m}")
-    datasets = list(itertools.product(range(len(pts)), repeat=n))
-    index = {d: i for i, d in enumerate(datasets)}
-    reps = [_reps(np.array([pts[c] for c in d], dtype=object), k, kind) for d in datasets]
-    best: dict[str, Any] = {q: (Fraction(-1), None) for q in
-                            ("centroids", "weighted", "aligned", "row")}
-    leaks = {"partition": None, "tuples": None}
-    for i, d in enumerate(datasets):
-        a = reps[i]
-        for r in range(n):
-            for c in range(len(pts)):
-                if c <= d[r]:
-                    continue  # symmetric: each unordered pair once
-                j = index[(*d[:r], c, *d[r + 1:])]
-                b = reps[j]
-                vals = {"aligned": _l1(a["aligned"], b["aligned"]),
-                        "row": max(sum((abs(x - y) for x, y in zip(ra, rb, strict=True)),
-                                       Fraction(0))
-                                   for ra, rb in zip(a["aligned"], b["aligned"], strict=True))}
-                if a["sizes"] == b["sizes"]:
-                    vals["centroids"] = _l1(a["centroids"], b["centroids"])
-                    vals["weighted"] = sum(
-                        (abs(x - y) * s for ra, rb, rs in zip(a["centroids"], b["centroids"],
-                                                             a["sizes"], strict=True)
-                         for x, y, s in zip(ra, rb, rs, strict=True)), Fraction(0))
-                for key, val in vals.items():
-                    if val > best[key][0]:
-                        best[key] = (val, (i, j))
-                for key in leaks:
-                    if leaks[key] is None and a[key] != b[key]:
-                        leaks[key] = (i, j)
+    datasets = np.array(list(itertools.product(range(p), repeat=n)), dtype=np.int64)
+    v = pts[datasets]  # (T, n, m)
+    lab = _labels(v, grid, k, kind)
+    den = grid * math.lcm(*range(1, n + 1))
+    ti = np.arange(total)[:, None, None]
+    jj = np.arange(m)[None, None, :]
+    sums = np.zeros((total, n, m), dtype=np.int64)
+    sizes = np.zeros((total, n, m), dtype=np.int64)
+    np.add.at(sums, (ti, lab, jj), v)
+    np.add.at(sizes, (ti, lab, jj), 1)
+    cents = np.where(sizes > 0, sums * (den // grid) // np.maximum(sizes, 1), 0)
+    aligned = cents[ti, lab, jj]  # (T, n, m)
+    first, code = _canonical(lab)
+
+    # all pairs (i, j): record r of data set i moves from point d[r] to c = d[r] + delta
+    ii, rr, cc = [], [], []
+    for r in range(n):
+        for delta in range(1, p):
+            i = np.flatnonzero(datasets[:, r] + delta < p)
+            ii.append(i)
+            rr.append(np.full(i.size, r))
+            cc.append(datasets[i, r] + delta)
+    i = np.concatenate(ii)
+    r = np.concatenate(rr)
+    c = np.concatenate(cc)
+    order = np.lexsort((c, r, i))
+    i, r, c = i[order], r[order], c[order]
+    j = i + (c - datasets[i, r]) * p ** (n - 1 - r)
+
+    da = np.abs(aligned[i] - aligned[j])
+    dc = np.abs(cents[i] - cents[j])
+    same = (sizes[i] == sizes[j]).all(axis=(1, 2))
+    vals = {"centroids": np.where(same, dc.sum(axis=(1, 2)), -den),
+            "weighted": np.where(same, (dc * sizes[i]).sum(axis=(1, 2)), -den),
+            "aligned": da.sum(axis=(1, 2)),
+            "row": da.sum(axis=2).max(axis=1)}
+    best = {}
+    for q, val in vals.items():
+        at = int(np.argmax(val))
+        best[q] = (Fraction(int(val[at]), den), (int(i[at]), int(j[at]))
+                   if val[at] >= 0 else None)
+    leaks = {}
+    for q, canon in (("partition", first), ("tuples", code)):
+        diff = np.flatnonzero((canon[i] != canon[j]).any(axis=1))
+        leaks[q] = (int(i[diff[0]]), int(j[diff[0]])) if diff.size else None
 
     def pair(ij: tuple[int, int] | None) -> dict[str, Any] | None:
         if ij is None:
             return None
-        return {"x": [[float(t) for t in pts[c]] for c in datasets[ij[0]]],
-                "x_prime": [[float(t) for t in pts[c]] for c in datasets[ij[1]]]}
+        return {"x": [[float(Fraction(int(t), grid)) for t in pts[e]] for e in datasets[ij[0]]],
+                "x_prime": [[float(Fraction(int(t), grid)) for t in pts[e]]
+                            for e in datasets[ij[1]]]}
 
     return {"n": n, "k": k, "m": m, "microaggregation": kind, "grid": grid,
-            "datasets": total, "pairs": total * n * (len(pts) - 1) // 2,
+            "datasets": total, "pairs": total * n * (p - 1) // 2,
             **{q: str(vq[0]) for q, vq in best.items()},
             **{f"{q}_float": float(vq[0]) for q, vq in best.items()},
             "witness": {q: pair(vq[1]) for q, vq in best.items()},
