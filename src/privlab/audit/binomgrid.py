@@ -29,10 +29,10 @@ def kb_bins(p_b: NDArray[np.float64], n_b: int, kbins: int, tail: float = 1e-12
     sd = math.sqrt(n_b * float(p_b.max()) * (1 - float(p_b.min())))
     w = max(1, int(sd / kbins))
     k = np.arange(lo, hi + 1, w)  # bin j = [k_j, k_{j+1}); the last one ends at hi + 1
-    k_end = np.append(k[1:], hi + 1)
-    below = np.where(k[None, :] > 0,
-                     special.bdtr(np.maximum(k - 1.0, 0.0)[None, :], n_b, p_b[:, None]), 0.0)
-    weight = special.bdtr(k_end[None, :] - 1.0, n_b, p_b[:, None]) - below
+    ends = np.append(k, hi + 1)  # bin j = [ends_j, ends_{j+1}); P(K_b < ends_j) once each
+    cdf = np.where(ends[None, :] > 0,
+                   special.bdtr(np.maximum(ends - 1.0, 0.0)[None, :], n_b, p_b[:, None]), 0.0)
+    weight = cdf[:, 1:] - cdf[:, :-1]
     outside = (np.where(lo > 0, special.bdtr(max(lo - 1.0, 0.0), n_b, p_b), 0.0)
                + special.bdtrc(float(hi), n_b, p_b))
     return k.astype(float), weight, outside

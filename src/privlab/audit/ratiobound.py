@@ -28,11 +28,12 @@ Nested tests.  Because R does not depend on c and the computed bound on pval is 
 in c (the corner p_a grows with c, P(R ≥ r) grows with p_a, nothing else depends on c), the
 rejection regions are nested: rejecting H(c) rejects every H(c′) with c′ ≤ c.  Hence
 
-    ε_lb = sup{ε ≥ 0 : pval(e^ε) ≤ α}      (found by bisection; 0 when pval(1) > α)
+    ε_lb = sup{ε ≥ 0 : pval(e^ε) ≤ α}      (found by a safeguarded search; 0 when pval(1) > α)
 
 satisfies P(ε_lb > ε*) ≤ α for every (p_a, p_b), where ε* = log((p_a − δ)/p_b) is the event's
 true privacy loss: if ε_lb > ε* then pval(e^{ε*}) ≤ α (nesting), an event of probability ≤ α
-because H(e^{ε*}) is true.  The bisection only ever reports a point it has tested and rejected.
+because H(e^{ε*}) is true.  The search (:func:`_refine`) only ever reports a point it has tested
+and rejected, within TOL·max(1, ε_lb) of a point it has tested and not rejected.
 
 Error budget.  α in total: γ = α/20 for the nuisance interval, the rest for the test.
 """
@@ -40,6 +41,7 @@ Error budget.  α in total: γ = α/20 for the nuisance interval, the rest for t
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 from scipy import special, stats
@@ -110,9 +112,12 @@ def ratio_lower(k_a: int, n_a: int, k_b: int, n_b: int, alpha: float, delta: flo
     if k_a / n_a - delta <= 0:
         return 0.0
     test = RatioTest(k_a, n_a, k_b, n_b, delta, g)
+    log_p: dict[float, float] = {}
 
     def rejected(e: float) -> bool:
-        return test.pvalue(math.exp(e)) <= alpha
+        p = test.pvalue(math.exp(e))
+        log_p[e] = math.log(p - g) if p > g else -math.inf  # for interpolation only
+        return p <= alpha
 
     if not rejected(0.0):
         return 0.0
@@ -135,10 +140,33 @@ def ratio_lower(k_a: int, n_a: int, k_b: int, n_b: int, alpha: float, delta: flo
         hi = min(step, EPS_MAX)
         if hi == EPS_MAX and rejected(EPS_MAX):
             return EPS_MAX
+    return _refine(lo, hi, rejected, log_p, math.log(alpha - g))
+
+
+def _refine(lo: float, hi: float, rejected: Any, log_p: dict[float, float],
+            target: float) -> float:
+    """Shrink the bracket [lo, hi] (lo rejected, hi not) to width TOL·max(1, lo); return lo.
+
+    Each round interpolates log(pval − γ) linearly between the ends to estimate where it
+    crosses log(α − γ) and tests the two points TOL/2 either side of the estimate (an accurate
+    estimate ends the search in two tests); a round that does not halve the bracket is
+    followed by a bisection step, so no more rounds are needed than bisection steps.  Only
+    tested points become ends: the result is a point tested and rejected."""
     while hi - lo > TOL * max(1.0, lo):
-        mid = 0.5 * (lo + hi)
-        if rejected(mid):
-            lo = mid
-        else:
-            hi = mid
+        tol, width = TOL * max(1.0, lo), hi - lo
+        a, b = log_p.get(lo, math.nan), log_p.get(hi, math.nan)
+        x = lo + (target - a) / (b - a) * width if math.isfinite(a) and math.isfinite(b) \
+            and b > a else 0.5 * (lo + hi)
+        for y in (x - tol / 2, x + tol / 2):
+            if lo < y < hi:
+                if rejected(y):
+                    lo = y
+                else:
+                    hi = y
+        if hi - lo > width / 2 and hi - lo > TOL * max(1.0, lo):
+            mid = 0.5 * (lo + hi)
+            if rejected(mid):
+                lo = mid
+            else:
+                hi = mid
     return lo

@@ -3,7 +3,8 @@
 Every data set of n records with values in the grid {0, 1/g, …, 1}^m and every substitution of
 one record by another grid point is enumerated, in exact arithmetic: :func:`sweep` works in
 integers in units of 1/(g·lcm(1..n)), where every value and centroid is whole, and returns
-Fractions; :func:`_reps` gives one data set's centroids as Fractions.  For each configuration the released *quantity* is:
+Fractions; :func:`_reps` gives one data set's centroids as Fractions.  For each configuration
+the released *quantity* is:
 
 * ``centroids``   — the ordered list of cluster centroids (shared noise, shuffled rows);
 * ``weighted``    — cluster centroids weighted by cluster size (per-record noise, shuffled);
