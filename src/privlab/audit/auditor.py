@@ -158,8 +158,9 @@ def _select(hists: dict[str, list[Any]], feats: Sequence[str], n_est: int, alpha
                 s = score_delta(big, small, cands.n, n_est, alpha, c)
             else:
                 sa = alpha / (2 * len(cands))  # simultaneous over both directions
-                s_cp = ev.score(big, small, cands.n, n_est, alpha, dl, sa)
-                s_jt = ev.score_joint(big, small, cands.n, n_est, alpha, dl, sa)
+                pen = ev.penalised_probabilities(big, small, cands.n, alpha, sa)  # both scores
+                s_cp = ev.score(big, small, cands.n, n_est, alpha, dl, sa, penalised=pen)
+                s_jt = ev.score_joint(big, small, cands.n, n_est, alpha, dl, sa, penalised=pen)
                 joint = s_jt > s_cp
                 s = np.where(joint, s_jt, s_cp)
             j = int(np.argmax(s))

@@ -165,14 +165,22 @@ def candidates(halves_a: tuple[IntArray, IntArray],
                       count_b=cat(cnt_b), n=cat(ns), orders=tuple(orders))
 
 
+def penalised_probabilities(big: IntArray, small: IntArray, n_sel: IntArray | int,
+                            alpha: float, sel_alpha: float | None
+                            ) -> tuple[FloatArray, FloatArray]:
+    """The selection counts' CP-penalised probabilities (lower for big, upper for small)."""
+    s2 = alpha / 2.0 if sel_alpha is None else sel_alpha / 2.0
+    return cp_lower(big, n_sel, s2), cp_upper(small, n_sel, s2)
+
+
 def score(big: IntArray, small: IntArray, n_sel: IntArray | int, n_est: int, alpha: float,
-          delta: float = 0.0, sel_alpha: float | None = None) -> FloatArray:
+          delta: float = 0.0, sel_alpha: float | None = None, *,
+          penalised: tuple[FloatArray, FloatArray] | None = None) -> FloatArray:
     """Conservative prediction of the estimation-phase bound (module doc); −inf when none.
-    ``sel_alpha`` (default α) is the level of the selection-count CP penalty."""
+    ``sel_alpha`` (default α) is the level of the selection-count CP penalty; ``penalised``:
+    those probabilities when already computed (:func:`penalised_probabilities`)."""
     a2 = alpha / 2.0
-    s2 = a2 if sel_alpha is None else sel_alpha / 2.0
-    p_big = cp_lower(big, n_sel, s2)
-    p_small = cp_upper(small, n_sel, s2)
+    p_big, p_small = penalised or penalised_probabilities(big, small, n_sel, alpha, sel_alpha)
     lo = cp_lower(p_big * n_est, n_est, a2) - delta
     hi = cp_upper(p_small * n_est, n_est, a2)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -185,15 +193,14 @@ JOINT_MIN_COUNT = 50
 
 
 def score_joint(big: IntArray, small: IntArray, n_sel: IntArray | int, n_est: int,
-                alpha: float, delta: float = 0.0, sel_alpha: float | None = None) -> FloatArray:
+                alpha: float, delta: float = 0.0, sel_alpha: float | None = None, *,
+                penalised: tuple[FloatArray, FloatArray] | None = None) -> FloatArray:
     """Conservative prediction of the joint ratio bound (:mod:`privlab.audit.ratiobound`):
     the same CP-penalised probabilities as :func:`score`, minus one normal width
     z_{α − α/20}·√(Var log p̂_big-part + Var log p̂_small) at n_est; −inf where the small side
     would have fewer than ``JOINT_MIN_COUNT`` expected hits (the normal width is then
     optimistic and the Bonferroni bound is the safer choice)."""
-    s2 = alpha / 2.0 if sel_alpha is None else sel_alpha / 2.0
-    p_big = cp_lower(big, n_sel, s2)
-    p_small = cp_upper(small, n_sel, s2)
+    p_big, p_small = penalised or penalised_probabilities(big, small, n_sel, alpha, sel_alpha)
     z = float(stats.norm.isf(alpha - alpha / 20.0))
     with np.errstate(divide="ignore", invalid="ignore"):
         net = np.maximum(p_big - delta, 1e-300)
