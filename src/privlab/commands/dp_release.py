@@ -16,7 +16,6 @@ from __future__ import annotations
 from typing import Any
 
 import click
-import numpy as np
 
 from privlab.commands._common import EXIT_FAILED, EXIT_OK, emit, format_option, seed_option
 from privlab.commands._csvio import (
@@ -175,6 +174,8 @@ def _release_cmd(method: str) -> Any:
             bounds: str | None, taxonomy: tuple[str, ...], noise_scale: str, noise: str,
             rows: str, clamp: bool, drop_other: bool, allow_uncertified: bool, seed: int,
             fmt: str) -> None:
+        import numpy as np
+
         from privlab.mechanisms.releases.numerical import DPRelease
         from privlab.verify.releases.certificate import certify_release
 

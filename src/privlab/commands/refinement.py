@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 import click
-import numpy as np
 
 from privlab.commands._common import (
     EXIT_FAILED,
@@ -98,6 +97,8 @@ def _load_data(path: Path | None, seed: int) -> Any:
     from privlab.mechanisms.refinement.queries import Dataset
 
     if path is None:
+        import numpy as np
+
         rng = np.random.default_rng(seed)
         return Dataset(records={str(i): int(b) for i, b in enumerate(rng.random(100) < 0.01)})
     if not path.exists():

@@ -25,10 +25,9 @@ group); :data:`certify_insensitivity` is the ``certify`` subcommand.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-import numpy as np
 
 from privlab.commands._common import (
     EXIT_FAILED,
@@ -55,6 +54,9 @@ from privlab.commands._csvio import (
 from privlab.errors import InvalidParameter
 from privlab.types import CheckResult, Method, jsonable
 
+if TYPE_CHECKING:  # numpy is imported where it is used, so that --help imports no engine
+    import numpy as np
+
 __all__ = ["RELEASE_COMMANDS", "certify_insensitivity", "release_group", "run_release"]
 
 METHODS = ("mdav", "insensitive-mdav", "individual-ranking", "mdav-swap", "ir-swap")
@@ -72,6 +74,8 @@ def _columns(spec: str, header: list[str], what: str = "columns") -> list[str]:
 
 
 def _numbers(rows: list[list[str]], idx: list[int], names: list[str]) -> np.ndarray:
+    import numpy as np
+
     x = np.empty((len(rows), len(idx)))
     for i, r in enumerate(rows):
         for j, c in enumerate(idx):
@@ -84,6 +88,8 @@ def _fmt(v: float) -> str:
 
 
 def _group_checks(k: int, labels: np.ndarray, names: list[str]) -> list[CheckResult]:
+    import numpy as np
+
     out = []
     lab2 = labels[:, None] if labels.ndim == 1 else labels
     n = lab2.shape[0]
@@ -197,6 +203,8 @@ def run_release(method: str, input_: Path, output: Path, k: int, columns: str,
 
 def _insensitivity_on_input(x: np.ndarray, k: int, dom: Any, seed: int) -> CheckResult:
     """Definition 12 on neighbours of the input: each of a few records moved to a corner."""
+    import numpy as np
+
     from privlab.mechanisms.microaggregation.insensitive import insensitive_mdav_labels
     from privlab.verify.microaggregation.insensitivity import clusters_correspond
 

@@ -15,10 +15,9 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-import numpy as np
 
 from privlab.commands._common import (
     EXIT_FAILED,
@@ -43,6 +42,9 @@ from privlab.commands._csvio import (
 from privlab.errors import InvalidParameter
 from privlab.types import jsonable
 
+if TYPE_CHECKING:  # numpy is imported where it is used, so that --help imports no engine
+    import numpy as np
+
 #: the mechanisms of :data:`privlab.verify.stochastic_t.MECHANISMS` (kept literal so that the
 #: command's --help imports no engine; a test holds the two equal)
 STOCHASTIC_T_MECHANISMS = ("rr", "laplace", "staircase")
@@ -55,6 +57,8 @@ def read_csv(path: Path) -> tuple[list[str], list[dict[str, str]]]:
 
 
 def _column(header: list[str], rows: list[dict[str, str]], name: str, what: str) -> np.ndarray:
+    import numpy as np
+
     if name not in header:
         raise InvalidParameter(f"{what}={name!r} is not a column of the input "
                                f"(columns: {', '.join(header)})")
@@ -66,6 +70,8 @@ def _column(header: list[str], rows: list[dict[str, str]], name: str, what: str)
 
 
 def _qi_matrix(header: list[str], rows: list[dict[str, str]], qi: list[str]) -> np.ndarray:
+    import numpy as np
+
     cols = []
     for name in qi:
         col = _column(header, rows, name, "qi")
@@ -76,6 +82,8 @@ def _qi_matrix(header: list[str], rows: list[dict[str, str]], qi: list[str]) -> 
 
 
 def _fmt_value(x: Any) -> str:
+    import numpy as np
+
     if isinstance(x, float | np.floating) and float(x).is_integer():
         return str(int(x))
     return str(x)
@@ -105,6 +113,8 @@ def release_t_closeness(input_: Path, output: Path, confidential: str, t: str, l
 
     Columns neither confidential nor in --qi are refused unless --keep / --drop-other; the
     rows keep the input order (stated in the certificate)."""
+    import numpy as np
+
     from privlab.mechanisms.tcloseness.bucketization import release_t_close
     from privlab.mechanisms.tcloseness.counts import as_fraction_t
     from privlab.verify.tcloseness import check_release
@@ -184,6 +194,8 @@ def release_t_closeness(input_: Path, output: Path, confidential: str, t: str, l
 def certify_t_closeness(input_: Path, groups: str, confidential: str | None,
                         buckets: str | None, b: int | None, t: str | None, fmt: str) -> None:
     """Exact t of a release (Definition 15 on buckets), EMD, k-anonymity, l-diversity."""
+    import numpy as np
+
     from privlab.mechanisms.tcloseness.bucketization import bucketize
     from privlab.mechanisms.tcloseness.counts import as_fraction_t
     from privlab.verify.tcloseness import (
