@@ -29,7 +29,7 @@ from privlab._sources import source_hash
 from privlab.errors import InvalidParameter
 from privlab.proofs.ledger import LOAD_ERROR_PREFIX, Ledger, default_ledger
 from privlab.report import render
-from privlab.report.parallel import run_all, table_dict
+from privlab.report.parallel import previous_costs, run_all, table_dict
 from privlab.report.section import Context, Guarantee
 from privlab.report.workload import SECTIONS, build_sections
 
@@ -98,6 +98,18 @@ def _tables(ledger: Ledger, progress: Callable[[str], Any]) -> dict[str, Any]:
     return out
 
 
+def _previous(out_dir: Path) -> dict[str, Any] | None:
+    """The report.json privlab wrote into ``out_dir`` before, if any (its timings order the
+    next run's units; nothing else of it is used)."""
+    try:
+        if (out_dir / MARKER).is_file():
+            report = json.loads((out_dir / "report.json").read_text(encoding="utf-8"))
+            return report if isinstance(report, dict) else None
+    except (OSError, ValueError):
+        pass
+    return None
+
+
 def run_verify(out_dir: Path, *, quick: bool = False, seed: int = 0,
                data_dir: Path | None = None, progress: Callable[[str], Any] = lambda m: None,
                ledger: Ledger | None = None,
@@ -126,7 +138,8 @@ def run_verify(out_dir: Path, *, quick: bool = False, seed: int = 0,
                       progress=progress)
         if parallel:
             claims, tables, built = run_all(ctx, sections, workers=n_workers,
-                                            progress=progress)
+                                            progress=progress,
+                                            costs=previous_costs(_previous(out_dir)))
         else:
             outcomes = ledger.run(quick=quick, progress=lambda i, n, cid: progress(
                 f"claim {i}/{n} {cid}"))
