@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 
 import click
 
-from privlab._data import configure_hypothesis
+from privlab._data import configure_hypothesis, restore_hypothesis
 from privlab._io import terminate_as_exit
 from privlab.commands._common import EXIT_USAGE
 from privlab.errors import PrivlabError
@@ -126,12 +126,6 @@ def _usage_line(exc: click.ClickException) -> str:
     return f"error: {msg}"
 
 
-def _restore_hypothesis(previous: object) -> None:
-    from hypothesis import configuration
-
-    configuration.set_hypothesis_home_dir(previous)  # type: ignore[arg-type]
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: run the CLI; every error becomes one ``error: …`` line (never a traceback)."""
     args = list(argv) if argv is not None else sys.argv[1:]
@@ -177,7 +171,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                    "please report", err=True)
         return EXIT_USAGE
     finally:
-        _restore_hypothesis(hypothesis_home)
+        restore_hypothesis(hypothesis_home)
         if old_term is not None:
             try:
                 signal.signal(signal.SIGTERM, old_term)

@@ -16,7 +16,7 @@ from privlab import cli
 from privlab.commands import tcloseness
 from privlab.verify import stochastic_t
 
-HEAVY = ("scipy", "numba", "matplotlib", "sympy", "mpmath")
+HEAVY = ("scipy", "numba", "matplotlib", "sympy", "mpmath", "hypothesis")
 
 PROBE = """
 import sys, json, contextlib, io

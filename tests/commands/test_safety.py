@@ -351,3 +351,25 @@ def test_no_hypothesis_folder_in_cwd(tmp_path: Path, monkeypatch: pytest.MonkeyP
                      "--k", "2", "--attributes", "1", "--grids", "2", "--examples", "20")
     assert code in (0, 1)
     assert not (tmp_path / ".hypothesis").exists()
+
+
+def test_no_hypothesis_folder_in_cwd_fresh_process(tmp_path: Path) -> None:
+    """In a fresh interpreter Hypothesis is imported only by the command that uses it, and is
+    then configured at import (privlab._data._on_import); mutant: an unarmed hook leaves
+    ./.hypothesis behind."""
+    import os
+    import subprocess
+    import sys
+
+    cache = tmp_path / "cache"
+    cwd = tmp_path / "work"
+    cwd.mkdir()
+    env = {**os.environ, "PRIVLAB_CACHE_DIR": str(cache)}
+    proc = subprocess.run([sys.executable, "-m", "privlab", "certify", "insensitivity",
+                           "--algorithm", "insensitive-mdav", "--k", "2", "--attributes", "1",
+                           "--grids", "2", "--examples", "20"], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode in (0, 1), proc.stderr
+    assert "hypothesis examples" in proc.stdout
+    assert not (cwd / ".hypothesis").exists()
+    assert (cache / "hypothesis").is_dir()
