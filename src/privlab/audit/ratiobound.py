@@ -119,20 +119,22 @@ def ratio_lower(k_a: int, n_a: int, k_b: int, n_b: int, alpha: float, delta: flo
         log_p[e] = math.log(p - g) if p > g else -math.inf  # for interpolation only
         return p <= alpha
 
-    if not rejected(0.0):
-        return 0.0
-    # bracket [lo, hi] (lo rejected, hi not), first tried near the normal-approximation bound
+    # bracket [lo, hi] (lo rejected, hi not), first tried near the normal-approximation bound;
+    # ε = 0 needs no test once a larger ε is rejected (nested tests)
     pa, pb = (k_a + 0.5) / n_a, (k_b + 0.5) / n_b
     est = math.log((pa - delta) / pb) if pa > delta else 0.0
     sd = math.sqrt((1 - pa) * pa / n_a / max(pa - delta, 1e-300) ** 2 + (1 - pb) / (n_b * pb))
     z = float(stats.norm.isf(alpha))
     lo, hi = 0.0, EPS_MAX
+    zero_rejected = False
     for guess in (est - 1.3 * z * sd, est - 0.7 * z * sd):
         if lo < guess < hi:
             if rejected(guess):
-                lo = guess
+                lo, zero_rejected = guess, True
             else:
                 hi = guess
+    if not zero_rejected and not rejected(0.0):
+        return 0.0
     if hi == EPS_MAX:
         step = max(lo + 0.5, 2 * lo)
         while step < EPS_MAX and rejected(step):
