@@ -123,11 +123,12 @@ def ratio_lower(k_a: int, n_a: int, k_b: int, n_b: int, alpha: float, delta: flo
     # ε = 0 needs no test once a larger ε is rejected (nested tests)
     pa, pb = (k_a + 0.5) / n_a, (k_b + 0.5) / n_b
     est = math.log((pa - delta) / pb) if pa > delta else 0.0
-    sd = math.sqrt((1 - pa) * pa / n_a / max(pa - delta, 1e-300) ** 2 + (1 - pb) / (n_b * pb))
+    var = (1 - pa) * pa / n_a / max(pa - delta, 1e-300) ** 2 + (1 - pb) / (n_b * pb)
     z = float(stats.norm.isf(alpha))
     lo, hi = 0.0, EPS_MAX
     zero_rejected = False
-    for guess in (est - 1.3 * z * sd, est - 0.7 * z * sd):
+    guesses = (est - 1.3 * z * math.sqrt(var), est - 0.7 * z * math.sqrt(var)) if var > 0 else ()
+    for guess in guesses:
         if lo < guess < hi:
             if rejected(guess):
                 lo, zero_rejected = guess, True
