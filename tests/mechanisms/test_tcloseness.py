@@ -203,3 +203,27 @@ def test_flow_window_path_agrees_with_lp_path():
                     rows, cols = tc.class_sizes(n, b * l), tc.bucket_sizes(n, b)
                     lo, hi = tc.bounds(n, tc.as_fraction_t(t), rows, cols)
                     assert tc.valid_counts(w, lo, hi, rows, cols)
+
+
+def test_counts_exist_and_plan_exists_decide_like_the_solvers():
+    """The LP-free decisions used by the ledger's rounding sweep agree with exact_counts / plan
+    (every b ≤ ⌈t⌉ + 1), and solve_counts hands out copies of its memoised matrices."""
+    for t in (1.5, 2, 2.5, 3):
+        tf = tc.as_fraction_t(t)
+        b0 = tc.n_buckets(t)
+        for n in range(b0 * b0, 45):
+            for l in tc.l_range(n, b0):
+                try:
+                    tc.plan(n, t, l)
+                    ok = True
+                except InvalidParameter:
+                    ok = False
+                assert tc.plan_exists(n, t, l) == ok, (n, t, l)
+                for b in range(b0, 1, -1):
+                    if b * l <= n:
+                        got = tc.solve_counts(n, tf, l, b)
+                        assert tc.counts_exist(n, tf, l, b) == (got is not None), (n, t, l, b)
+    x = tc.solve_counts(20, Fraction(2), 1, 3)
+    assert x is not None
+    x[:] = -1
+    assert (tc.solve_counts(20, Fraction(2), 1, 3) >= 0).all()

@@ -100,3 +100,18 @@ def test_centroid_sensitivity() -> None:
     bad = check_centroid_sensitivity("insensitive-mdav", k=2, n=4, m=2, bound=1.0,
                                      restarts=3, iterations=100, grid=3, rng=1)
     assert not bad.holds and bad.value >= 1.75 and bad.counterexample is not None
+
+
+def test_within_one_matches_counter_definition():
+    """The early-exit multiset test equals |A ∖ B| ≤ 1 and |B ∖ A| ≤ 1 computed with Counters."""
+    from collections import Counter
+
+    from privlab.verify.microaggregation.insensitivity import _within_one
+
+    rng = np.random.default_rng(3)
+    for _ in range(3000):
+        a = Counter(rng.integers(0, 4, rng.integers(0, 6)).tolist())
+        b = Counter(rng.integers(0, 4, rng.integers(0, 6)).tolist())
+        want = sum((a - b).values()) <= 1 and sum((b - a).values()) <= 1
+        got = _within_one(dict(a), dict(b), sum(a.values()) - sum(b.values()))
+        assert got == want, (a, b)

@@ -22,7 +22,9 @@ masses as exact fractions) and ``product(SPEC;SPEC;…)``.
 
 from __future__ import annotations
 
+import functools
 import itertools
+import weakref
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -173,6 +175,36 @@ def _numbers(x: Any) -> tuple[Any, ...]:
     return tuple(v.finite("value", e) for e in vals)
 
 
+_BY_INSTANCE: dict[int, tuple[Any, tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}
+
+
+@functools.lru_cache(maxsize=256)
+def _piecewise_arrays(edges: tuple[tuple[type, Any], ...], dens: tuple[tuple[type, Any], ...]
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(edges, densities, cdf at the edges) as float arrays; keys carry the types, so exact
+    and float parameters of equal value are kept apart."""
+    ev, dv = [x for _, x in edges], [x for _, x in dens]
+    e = np.asarray([float(x) for x in ev])
+    d = np.asarray([float(x) for x in dv])
+    if all(isinstance(x, Fraction) for x in (*ev, *dv)):
+        c = np.asarray([float(x) for x in _cum_exact(edges, dens)])
+    else:
+        c = np.concatenate([[0.0], np.cumsum(d * np.diff(e))])
+    for arr in (e, d, c):
+        arr.flags.writeable = False
+    return e, d, c
+
+
+@functools.lru_cache(maxsize=256)
+def _cum_exact(edges: tuple[tuple[type, Any], ...], dens: tuple[tuple[type, Any], ...]
+               ) -> tuple[Fraction, ...]:
+    ev, dv = [x for _, x in edges], [x for _, x in dens]
+    out = [Fraction(0)]
+    for d, a, b in zip(dv, ev, ev[1:], strict=False):
+        out.append(out[-1] + Fraction(d) * (Fraction(b) - Fraction(a)))
+    return tuple(out)
+
+
 @attrs.frozen(kw_only=True)
 class PiecewisePrior:
     """Density ``densities[i]`` on (edges[i], edges[i+1]); zero outside [edges[0], edges[-1]].
@@ -201,24 +233,32 @@ class PiecewisePrior:
 
     @property
     def _e(self) -> np.ndarray:
-        return np.asarray([float(x) for x in self.edges])
+        return self._arrays()[0]
 
     @property
     def _d(self) -> np.ndarray:
-        return np.asarray([float(x) for x in self.densities])
+        return self._arrays()[1]
 
     @property
     def _cum(self) -> np.ndarray:
-        if self.exact:
-            return np.asarray([float(c) for c in self.cum_exact()])
-        return np.concatenate([[0.0], np.cumsum(self._d * np.diff(self._e))])
+        return self._arrays()[2]
+
+    def _arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Float edges, densities and cdf at the edges (memoised per parameters and per
+        instance, read-only)."""
+        hit = _BY_INSTANCE.get(id(self))
+        if hit is not None and hit[0]() is self:
+            return hit[1]
+        arrs = _piecewise_arrays(tuple((type(x), x) for x in self.edges),
+                                 tuple((type(x), x) for x in self.densities))
+        key = id(self)
+        _BY_INSTANCE[key] = (weakref.ref(self, lambda _r: _BY_INSTANCE.pop(key, None)), arrs)
+        return arrs
 
     def cum_exact(self) -> list[Fraction]:
         """F(edges[k]) as exact Fractions (exact priors only)."""
-        out = [Fraction(0)]
-        for d, a, b in zip(self.densities, self.edges, self.edges[1:], strict=False):
-            out.append(out[-1] + Fraction(d) * (Fraction(b) - Fraction(a)))
-        return out
+        return list(_cum_exact(tuple((type(x), x) for x in self.edges),
+                               tuple((type(x), x) for x in self.densities)))
 
     def pdf(self, x: Any) -> Any:
         x = np.asarray(x, dtype=float)

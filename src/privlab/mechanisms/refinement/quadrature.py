@@ -157,14 +157,27 @@ def crossings(halves: Any, c1: float, c2: float, lo: float, hi: float,
     if not hi > lo:
         return []
 
-    def gaps(x: np.ndarray) -> np.ndarray:
+    def row_of(h1: np.ndarray, h2: np.ndarray, row: int) -> np.ndarray:
+        if row == 0:
+            return (c1 - h1) - (c2 - h2)
+        if row == 1:
+            return (c1 + h1) - (c2 + h2)
+        if row == 2:
+            return np.minimum(c1 + h1, c2 + h2) - np.maximum(c1 - h1, c2 - h2)
+        e, k = knots2[(row - 3) // 4], (row - 3) % 4
+        if k == 0:
+            return c1 - h1 - e
+        if k == 1:
+            return c1 + h1 - e
+        return c2 - h2 - e if k == 2 else c2 + h2 - e
+
+    def clamped(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         h1, h2 = halves(x)  # [lo, hi] lies in both balls' x_1-ranges: clamp rounding at its ends
-        h1, h2 = np.maximum(h1, 0.0), np.maximum(h2, 0.0)
-        rows = [(c1 - h1) - (c2 - h2), (c1 + h1) - (c2 + h2),
-                np.minimum(c1 + h1, c2 + h2) - np.maximum(c1 - h1, c2 - h2)]
-        for e in knots2:
-            rows += [c1 - h1 - e, c1 + h1 - e, c2 - h2 - e, c2 + h2 - e]
-        return np.stack(rows)
+        return np.maximum(h1, 0.0), np.maximum(h2, 0.0)
+
+    def gaps(x: np.ndarray) -> np.ndarray:
+        h1, h2 = clamped(x)
+        return np.stack([row_of(h1, h2, row) for row in range(3 + 4 * len(knots2))])
 
     xs = np.linspace(lo, hi, 4097)
     g = gaps(xs)
@@ -175,8 +188,8 @@ def crossings(halves: Any, c1: float, c2: float, lo: float, hi: float,
         out.extend(float(xs[i]) for i in on)
         idx = np.flatnonzero(np.isfinite(y[:-1]) & np.isfinite(y[1:]) & (y[:-1] * y[1:] < 0))
         for i in idx:
-            def fn(z: float, row: int = row) -> float:
-                return float(gaps(np.array([z]))[row, 0])
+            def fn(z: float, row: int = row) -> float:  # = gaps(z)[row], that row only
+                return float(row_of(*clamped(np.array([z])), row)[0])
             out.append(float(optimize.brentq(fn, xs[i], xs[i + 1], xtol=1e-15)))
     return out
 

@@ -32,6 +32,7 @@ Integer bookkeeping of the bucketization construction, independent of the data:
 from __future__ import annotations
 
 # ruff: noqa: E741  (l is the seeds' name for the number of classes per bucket)
+import functools
 import math
 from fractions import Fraction
 from typing import Any
@@ -175,9 +176,9 @@ def _lp_counts(lo: np.ndarray, hi: np.ndarray, rows: np.ndarray, cols: np.ndarra
     nv = e * b
     r_idx = np.repeat(np.arange(e), b)
     c_idx = np.tile(np.arange(b), e)
-    a_eq = sparse.vstack([
-        sparse.csr_matrix((np.ones(nv), (r_idx, np.arange(nv))), shape=(e, nv)),
-        sparse.csr_matrix((np.ones(nv), (c_idx, np.arange(nv))), shape=(b, nv))]).tocsr()
+    # rows 0..e-1: class sums; rows e..e+b-1: bucket sums (one csr build, no vstack)
+    a_eq = sparse.csr_matrix((np.ones(2 * nv), (np.concatenate([r_idx, e + c_idx]),
+                                                np.tile(np.arange(nv), 2))), shape=(e + b, nv))
     cost = np.zeros(nv)
     cost[np.arange(e) * b + h] = -1.0
     res = optimize.linprog(cost, A_eq=a_eq, b_eq=np.concatenate([rows, cols]).astype(float),
@@ -231,7 +232,27 @@ def exact_counts(n: int, t: TLike, l: int, b: int | None = None, *,
 
 def solve_counts(n: int, tf: Fraction, l: int, b: int, *,
                  lp_limit: int = 20_000) -> np.ndarray | None:
-    """:func:`exact_counts` without the parameter range checks (any l with b·l ≤ N)."""
+    """:func:`exact_counts` without the parameter range checks (any l with b·l ≤ N).
+    Memoised per process (the sweeps of the ledger ask for the same cases); each caller gets
+    its own copy of the matrix."""
+    x = _solve_counts(int(n), Fraction(tf), int(l), int(b), int(lp_limit))
+    return None if x is None else x.copy()
+
+
+def counts_exist(n: int, tf: Fraction, l: int, b: int) -> bool:
+    """Whether :func:`solve_counts` finds a matrix, decided exactly without the LP: the
+    integral max-flow with bounds (whose value decides feasibility) returns a matrix, checked
+    in integers.  ``solve_counts`` returns None exactly when this is False."""
+    rows, cols = class_sizes(n, b * l), bucket_sizes(n, b)
+    lo, hi = bounds(n, Fraction(tf), rows, cols)
+    if (hi < lo).any():
+        return False
+    x = _flow_counts(lo, hi, rows, cols)
+    return x is not None and valid_counts(x, lo, hi, rows, cols)
+
+
+@functools.lru_cache(maxsize=4096)
+def _solve_counts(n: int, tf: Fraction, l: int, b: int, lp_limit: int) -> np.ndarray | None:
     rows, cols = class_sizes(n, b * l), bucket_sizes(n, b)
     lo, hi = bounds(n, tf, rows, cols)
     if (hi < lo).any():
@@ -277,6 +298,22 @@ def plan(n: int, t: TLike, l: int = 1, b: int | None = None) -> CountPlan:
             notes.append(f"b={bb}: {exc}")
     assert err is not None
     raise err
+
+
+def plan_exists(n: int, t: TLike, l: int = 1) -> bool:
+    """Whether :func:`plan` (``b`` None) succeeds, decided as it decides (the printed counts
+    are valid, or a valid matrix exists — :func:`counts_exist`) without solving the LPs."""
+    tf = as_fraction_t(t)
+    candidates = list(range(n_buckets(tf), 1, -1))
+    validate(n, tf, l, candidates[0])
+    for bb in candidates:
+        try:
+            nn, tt, ll, bb = validate(n, tf, l, bb)
+        except InvalidParameter:
+            continue
+        if not printed_counts(nn, tt, ll, bb)[1] or counts_exist(nn, tt, ll, bb):
+            return True
+    return False
 
 
 def _plan_b(n: int, t: Fraction, l: int, b: int, notes: tuple[str, ...]) -> CountPlan:

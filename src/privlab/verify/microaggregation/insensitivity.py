@@ -125,23 +125,43 @@ def clusters_correspond(x: np.ndarray, labels_x: np.ndarray, x_prime: np.ndarray
     return total
 
 
+def _within_one(a: dict[Any, int], b: dict[Any, int], size_gap: int) -> bool:
+    """|A ∖ B| ≤ 1 and |B ∖ A| ≤ 1 for multisets given as counts (``size_gap`` = |A| − |B|).
+    |A ∖ B| − |B ∖ A| = |A| − |B|, so |B ∖ A| follows from |A ∖ B|; stops at the first excess."""
+    if not -1 <= size_gap <= 1:
+        return False
+    only_a = 0
+    for key, n in a.items():
+        extra = n - b.get(key, 0)
+        if extra > 0:
+            only_a += extra
+            if only_a > 1:
+                return False
+    return only_a - size_gap <= 1
+
+
 def _correspond_small(xa: np.ndarray, la: np.ndarray, xb: np.ndarray, lb: np.ndarray
                       ) -> dict[str, Any]:
     """Same decision as :func:`_correspond_sparse` for small inputs (Counters, Kuhn's
     augmenting paths) — cheaper than building sparse matrices."""
     from collections import Counter
 
-    ka = sorted(set(la.tolist()))
-    kb = sorted(set(lb.tolist()))
-    ra, rb = list(map(tuple, xa.tolist())), list(map(tuple, xb.tolist()))
-    ca: dict[Any, Counter[tuple[float, ...]]] = {c: Counter() for c in ka}
-    cb: dict[Any, Counter[tuple[float, ...]]] = {c: Counter() for c in kb}
-    for rec, c in zip(ra, la.tolist(), strict=True):
-        ca[c][rec] += 1
-    for rec, c in zip(rb, lb.tolist(), strict=True):
-        cb[c][rec] += 1
-    adj = [[j for j, b in enumerate(kb) if sum((ca[a] - cb[b]).values()) <= 1
-            and sum((cb[b] - ca[a]).values()) <= 1] for a in ka]
+    def counts(x: np.ndarray, labels: np.ndarray
+               ) -> tuple[list[Any], dict[Any, dict[tuple[float, ...], int]], dict[Any, int]]:
+        lab = labels.tolist()
+        keys = sorted(set(lab))
+        cnt: dict[Any, dict[tuple[float, ...], int]] = {c: {} for c in keys}
+        size = dict.fromkeys(keys, 0)
+        for rec, c in zip(map(tuple, x.tolist()), lab, strict=True):
+            d = cnt[c]
+            d[rec] = d.get(rec, 0) + 1
+            size[c] += 1
+        return keys, cnt, size
+
+    ka, ca_d, na = counts(xa, la)
+    kb, cb_d, nb = counts(xb, lb)
+    adj = [[j for j, b in enumerate(kb) if _within_one(ca_d[a], cb_d[b], na[a] - nb[b])]
+           for a in ka]
     match_b: dict[int, int] = {}
 
     def augment(i: int, seen: set[int]) -> bool:
@@ -165,6 +185,8 @@ def _correspond_small(xa: np.ndarray, la: np.ndarray, xb: np.ndarray, lb: np.nda
         out["unmatched_x_prime"] = [kb[j] for j in range(len(kb)) if j not in match_b]
         if un_a:
             a = ka[un_a[0]]
+            ca = {c: Counter(v) for c, v in ca_d.items()}
+            cb = {c: Counter(v) for c, v in cb_d.items()}
 
             def diff(b: Any) -> tuple[int, int]:
                 return (sum((ca[a] - cb[b]).values()), sum((cb[b] - ca[a]).values()))

@@ -33,6 +33,7 @@ exactly from their binary values.  The numeric grid check runs beside it as a cr
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from fractions import Fraction
@@ -124,8 +125,7 @@ def exact_evidence(mech: Refinement, answers: Sequence[Any], laws: Sequence[Any]
         one &= ev[-1] == 1
         agree &= all(ev[k] == ex.mass_at(comps, weights, pt, [pieces[k][0]] * len(pt))
                      for k in range(len(pieces)))
-        root = ex.exact_radius(pieces, target)
-        how = ex.verify_closed_form(root, target)
+        root, how = ex.radius_and_check(pieces, target)
         closed_ok &= how in ("exact", "interval")
         row: dict[str, Any] = {"t": [float(x) for x in pt], "degree": root["degree"],
                                "radius": root["float"],
@@ -153,7 +153,7 @@ def exact_evidence(mech: Refinement, answers: Sequence[Any], laws: Sequence[Any]
         for i, j in ((i, j) for i in range(len(roots)) for j in range(len(roots)) if i < j):
             (t, rt), (s, rs) = roots[i], roots[j]
             c = ex.exact_pair(comps, weights, t, rt, s, rs, target, au, ad)  # both directions
-            worst = sp.Max(worst, c["worst_ratio"])
+            worst = ex.sym_max(worst, c["worst_ratio"])
             if len(pairs) < 6 or c["undecided"]:
                 pairs.append({"t": [float(x) for x in t], "t'": [float(x) for x in s],
                               "worst_ratio": str(c["worst_ratio"]),
@@ -169,6 +169,29 @@ def exact_evidence(mech: Refinement, answers: Sequence[Any], laws: Sequence[Any]
     return out
 
 
+@functools.lru_cache(maxsize=256)
+def _symbolic_steps(au: sp.Expr, ad: sp.Expr, bound: sp.Expr, epsilon: float, query: str
+                    ) -> tuple[sp.Expr, sp.Expr, dict[str, bool], float]:
+    """Steps 2 and 4 (exact, sympy): p_u, the worst ratio, their facts and log(bound).  A pure
+    function of the exact factors, memoised per process (many cases share the factors)."""
+    p_u = (1 - ad) / (au - ad)  # from mass conservation (the text prints U_d's mass here)
+    e = sp.exp(sp.Rational(epsilon))
+    facts = {
+        "0 < p_u < 1": bool(sp.simplify(p_u).is_positive and sp.simplify(1 - p_u).is_positive),
+        "alpha_u*p_u + alpha_d*(1 - p_u) == 1": sp.simplify(au * p_u + ad * (1 - p_u) - 1) == 0,
+        # (a holder's float α_u = e^ε may round above e^ε by 1e-16 relative: slack 1e-15)
+        "1 <= alpha_u <= e^eps": _le(sp.Integer(1), au) and _le(au, e * (1 + _SLACK)),
+        "e^-eps <= alpha_d <= 1": _le(ad, sp.Integer(1)) and _le(1 / e, ad * (1 + _SLACK)),
+    }
+    if query == "individual":
+        worst = sp.Max(au, 1 / ad)
+        facts["max(alpha_u, 1/alpha_d) == bound"] = sp.simplify(worst - bound) == 0
+    else:
+        worst = au / ad
+        facts["alpha_u/alpha_d == bound"] = sp.simplify(worst - bound) == 0
+    return p_u, worst, facts, float(sp.log(bound).evalf(30))
+
+
 def check_all_answers(mech: Refinement, *, cross_check: CheckResult | None = None,
                       answers: Sequence[Any] = (), laws: Sequence[Any] | None = None
                       ) -> CheckResult:
@@ -180,23 +203,9 @@ def check_all_answers(mech: Refinement, *, cross_check: CheckResult | None = Non
     if mech.delta:
         raise InvalidParameter(f"delta={mech.delta!r}: the all-answers argument covers δ = 0")
     au, ad, bound = symbolic_factors(mech)
-    p_u = (1 - ad) / (au - ad)  # from mass conservation (the text prints U_d's mass here)
-    e = sp.exp(sp.Rational(mech.epsilon))
-    facts = {
-        "prior is atomless (step 1)": _atomless(mech.prior),
-        "0 < p_u < 1": bool(sp.simplify(p_u).is_positive and sp.simplify(1 - p_u).is_positive),
-        "alpha_u*p_u + alpha_d*(1 - p_u) == 1": sp.simplify(au * p_u + ad * (1 - p_u) - 1) == 0,
-        # (a holder's float α_u = e^ε may round above e^ε by 1e-16 relative: slack 1e-15)
-        "1 <= alpha_u <= e^eps": _le(sp.Integer(1), au) and _le(au, e * (1 + _SLACK)),
-        "e^-eps <= alpha_d <= 1": _le(ad, sp.Integer(1)) and _le(1 / e, ad * (1 + _SLACK)),
-    }
-    if mech.factors.query == "individual":
-        worst = sp.Max(au, 1 / ad)
-        facts["max(alpha_u, 1/alpha_d) == bound"] = sp.simplify(worst - bound) == 0
-    else:
-        worst = au / ad
-        facts["alpha_u/alpha_d == bound"] = sp.simplify(worst - bound) == 0
-    bound_log = float(sp.log(bound).evalf(30))
+    p_u, worst, sym_facts, bound_log = _symbolic_steps(au, ad, bound, mech.epsilon,
+                                                        mech.factors.query)
+    facts = {"prior is atomless (step 1)": _atomless(mech.prior), **sym_facts}
     facts["log(bound) == epsilon (|gap| <= 1e-15)"] = abs(bound_log - mech.epsilon) <= 1e-15 * max(
         1.0, mech.epsilon)
     float_gap = max(abs(float(au) - float(mech.factors.alpha_u)),

@@ -33,6 +33,7 @@ cell counts as empty only when its upper bound is ≤ 0 (otherwise its ratio is 
 
 from __future__ import annotations
 
+import functools
 import itertools
 from fractions import Fraction
 from typing import Any
@@ -43,7 +44,7 @@ import sympy as sp
 from privlab.mechanisms.refinement.priors import PiecewisePrior
 
 __all__ = ["Target", "ball_pieces", "exact_case", "exact_cdf", "exact_pair", "exact_radius",
-           "mass_at", "premises", "verify_closed_form"]
+           "mass_at", "premises", "radius_and_check", "verify_closed_form"]
 
 Poly = list[Fraction]  # ascending coefficients
 
@@ -222,6 +223,32 @@ def verify_closed_form(root: dict[str, Any], target: Target) -> str:
     return "numeric-60" if abs(sp.N(diff, 60)) < sp.Float(10) ** -55 else "mismatch"
 
 
+_RADII: dict[Any, tuple[dict[str, Any], str]] = {}
+_RADII_MAX = 4096
+
+
+def radius_and_check(pieces: list[tuple[Fraction, Fraction, Poly]], target: Target
+                     ) -> tuple[dict[str, Any], str]:
+    """:func:`exact_radius` and :func:`verify_closed_form` of it, memoised per process on the
+    exact pieces and p_u (both are pure functions of them; claims and their controls meet the
+    same balls)."""
+    key = (tuple((lo, hi, tuple(p)) for lo, hi, p in pieces), target.expr)
+    hit = _RADII.get(key)
+    if hit is None:
+        root = exact_radius(pieces, target)
+        hit = (root, verify_closed_form(root, target))
+        if len(_RADII) >= _RADII_MAX:
+            _RADII.clear()
+        _RADII[key] = hit
+    return dict(hit[0]), hit[1]
+
+
+@functools.lru_cache(maxsize=1024)
+def sym_max(*args: Any) -> Any:
+    """``sp.Max(*args)``, memoised (the same few exact ratios recur over many pairs)."""
+    return sp.Max(*args)
+
+
 # ---- pairs ---------------------------------------------------------------------------------
 def exact_pair(comps: list[PiecewisePrior], weights: list[Fraction], t: list[Fraction],
                rt: tuple[Fraction, Fraction], s: list[Fraction],
@@ -259,5 +286,5 @@ def exact_pair(comps: list[PiecewisePrior], weights: list[Fraction], t: list[Fra
     out = {name: {"ratio": ratio, "status": st, "prior_mass": [lo, hi]}
            for name, (ratio, st, lo, hi) in cells.items()}
     live = [c["ratio"] for c in out.values() if c["status"] != "empty"]
-    return {"cells": out, "worst_ratio": sp.Max(*live),
+    return {"cells": out, "worst_ratio": sym_max(*live),
             "undecided": [n for n, c in out.items() if c["status"] == "undecided"]}

@@ -73,8 +73,11 @@ def compare_discrete(p: DiscreteLaw, q: DiscreteLaw, e_eps: Any) -> dict[str, An
     return {"ratio": worst, "at": where, "delta_needed": need}
 
 
-def compare_continuous(p: ContinuousLaw, q: ContinuousLaw, e_eps: float) -> dict[str, Any]:
-    """The same for two quantile laws over one prior: ratios of slopes on merged cells + atoms."""
+def compare_continuous(p: ContinuousLaw, q: ContinuousLaw, e_eps: float, *,
+                       locate: bool = True) -> dict[str, Any]:
+    """The same for two quantile laws over one prior: ratios of slopes on merged cells + atoms.
+    ``locate=False`` leaves out the worst cell's x-range (two prior quantiles) unless the atom
+    is the worst: ``at`` is then None."""
     kn = np.unique(np.concatenate([p.knots, q.knots]))
     kn = kn[(kn >= 0) & (kn <= 1)]
     mids = (kn[:-1] + kn[1:]) / 2
@@ -92,7 +95,8 @@ def compare_continuous(p: ContinuousLaw, q: ContinuousLaw, e_eps: float) -> dict
     j = int(np.argmax(ratio)) if len(ratio) else 0
     worst = float(ratio[j]) if len(ratio) else 0.0
     lo, hi = (float(kn[j]), float(kn[j + 1])) if len(ratio) else (0.0, 1.0)
-    where: Any = {"u": [lo, hi], "x": [float(p.prior.ppf(lo)), float(p.prior.ppf(hi))]}
+    where: Any = ({"u": [lo, hi], "x": [float(p.prior.ppf(lo)), float(p.prior.ppf(hi))]}
+                  if locate else None)
     if p.atom > 0:
         q_at = q.atom if q.atom > 0 and q.center == p.center else 0.0
         r = INF if q_at == 0 else p.atom / q_at
@@ -156,7 +160,29 @@ def _both(a: Any, b: Any, e_eps: Any) -> list[dict[str, Any]]:
     if isinstance(a, ProductLaw):
         mi = _intersection(a, b)
         return [compare_product(a, b, float(e_eps), mi), compare_product(b, a, float(e_eps), mi)]
+    if isinstance(a, ContinuousLaw):  # locate a cell only when it is the worst so far
+        out = []
+        for p, q in ((a, b), (b, a)):
+            c = compare_continuous(p, q, float(e_eps), locate=False)
+            if c["at"] is None:
+                c["at"] = _Locate(p, q, float(e_eps))
+            out.append(c)
+        return out
     return [_compare(a, b, e_eps), _compare(b, a, e_eps)]
+
+
+class _Locate:
+    """``compare_continuous(p, q, e)["at"]``, computed when asked for (:func:`_at`)."""
+
+    def __init__(self, p: ContinuousLaw, q: ContinuousLaw, e: float) -> None:
+        self.args = (p, q, e)
+
+    def __call__(self) -> Any:
+        return compare_continuous(*self.args)["at"]
+
+
+def _at(c: dict[str, Any]) -> Any:
+    return c["at"]() if isinstance(c["at"], _Locate) else c["at"]
 
 
 def _mass_ok(law: Any) -> bool:
@@ -244,7 +270,7 @@ def check_true_values(mech: Refinement, true_values: Sequence[Any], *,
     for lab, a, b in todo:
         for c in _both(a, b, e_eps):
             if c["ratio"] == INF or (worst != INF and c["ratio"] > worst):
-                worst, loc = c["ratio"], {"pair": lab, "output": c["at"]}
+                worst, loc = c["ratio"], {"pair": lab, "output": _at(c)}
             need = max(need, c["delta_needed"])
     holds = mass_ok and (_le(worst, e_eps) if dl == 0 else _le(need, dl))
     factors_ok = all(_factors_in_range(law, mech) for law in laws.values())
