@@ -153,19 +153,14 @@ def _select(hists: dict[str, list[Any]], feats: Sequence[str], n_est: int, alpha
         for forward in (True, False):
             big, small = (cands.count_a, cands.count_b) if forward else \
                 (cands.count_b, cands.count_a)
-            joint = np.zeros(len(cands), dtype=bool)
             if objective == "delta":
                 s = score_delta(big, small, cands.n, n_est, alpha, c)
+                j, sj, jt = int(np.argmax(s)), float(np.max(s)), False
             else:
                 sa = alpha / (2 * len(cands))  # simultaneous over both directions
-                pen = ev.penalised_probabilities(big, small, cands.n, alpha, sa)  # both scores
-                s_cp = ev.score(big, small, cands.n, n_est, alpha, dl, sa, penalised=pen)
-                s_jt = ev.score_joint(big, small, cands.n, n_est, alpha, dl, sa, penalised=pen)
-                joint = s_jt > s_cp
-                s = np.where(joint, s_jt, s_cp)
-            j = int(np.argmax(s))
-            if best is None or s[j] > best[0]:
-                best = (float(s[j]), i, cands, j, forward, bool(joint[j]))
+                j, sj, jt = ev.best_score(big, small, cands.n, n_est, alpha, dl, sa)
+            if best is None or sj > best[0]:
+                best = (sj, i, cands, j, forward, jt)
     assert best is not None
     sc, i, cands, j, forward, jt = best
     return i, cands, j, forward, sc, total, ("joint" if jt else "bonferroni")

@@ -210,6 +210,42 @@ def score_joint(big: IntArray, small: IntArray, n_sel: IntArray | int, n_est: in
     return np.asarray(s, dtype=float)
 
 
+PRUNE_TOP = 32
+"""Candidates scored exactly first by :func:`best_score` (the best upper bounds)."""
+
+
+def best_score(big: IntArray, small: IntArray, n_sel: IntArray, n_est: int, alpha: float,
+               delta: float, sel_alpha: float) -> tuple[int, float, bool]:
+    """(index, score, joint?) of the candidate that maximises max(:func:`score`,
+    :func:`score_joint`) — the first index among equal maxima, exactly as ``np.argmax`` over
+    every candidate — scoring exactly only the candidates that can win.
+
+    Both scores are at most u = log(p̂_big − δ) − log(p̂_small) of the CP-penalised selection
+    probabilities (the estimation-phase CP bounds move p̂_big down and p̂_small up; the joint
+    score subtracts a width), so a candidate whose u lies below the best exact score of the
+    :data:`PRUNE_TOP` largest u cannot be the maximum and is not scored."""
+    p_big, p_small = penalised_probabilities(big, small, n_sel, alpha, sel_alpha)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        upper = np.where(p_big > delta, np.log(np.maximum(p_big - delta, 1e-300))
+                         - np.log(np.maximum(p_small, 1e-300)), -np.inf)
+
+    def exact(idx: IntArray) -> tuple[FloatArray, NDArray[np.bool_]]:
+        args = (big[idx], small[idx], n_sel[idx], n_est, alpha, delta, sel_alpha)
+        pen = (p_big[idx], p_small[idx])
+        s_cp = score(*args, penalised=pen)
+        s_jt = score_joint(*args, penalised=pen)
+        return np.where(s_jt > s_cp, s_jt, s_cp), s_jt > s_cp
+
+    top = np.sort(np.argsort(-upper, kind="stable")[:PRUNE_TOP])
+    first, _ = exact(top)
+    bar = float(first.max()) - 1e-9 * max(1.0, abs(float(first.max())))
+    keep = np.union1d(np.flatnonzero(upper >= bar), top) if np.isfinite(bar) else \
+        np.arange(upper.size)
+    s, joint = exact(keep)
+    j = int(np.argmax(s))
+    return int(keep[j]), float(s[j]), bool(joint[j])
+
+
 def _intervals(mask: NDArray[np.bool_], part: Partition) -> list[list[float]]:
     """Maximal runs of selected cells as (lo, hi] intervals."""
     m = np.concatenate([[False], mask, [False]]).astype(np.int8)
