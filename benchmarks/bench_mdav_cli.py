@@ -29,33 +29,39 @@ from bench_microaggregation import load
 
 
 def numpy_mdav(x: np.ndarray, k: int) -> np.ndarray:
-    """Plain vectorised MDAV (standardised distances, canonical order, first among equals)."""
+    """Plain vectorised MDAV (standardised distances, canonical order, first among equals; the
+    k nearest by ``np.argpartition``, O(n) per cluster)."""
     perm = np.lexsort(tuple(x[:, j] for j in range(x.shape[1] - 1, -1, -1)))
     xc = x[perm]
     sd = xc.std(axis=0, ddof=1)
     z = (xc - xc.mean(axis=0)) / np.where(sd > 0, sd, 1.0)
-    rem = np.arange(len(z))
+    rem = np.arange(len(z))  # original positions of the remaining records
+    zr = z.copy()  # their standardised values, kept in step with rem
     lab = np.full(len(z), -1)
     label = 0
 
     def take(c: int) -> None:
-        nonlocal rem, label
-        d = ((z[rem] - z[rem[c]]) ** 2).sum(axis=1)
+        nonlocal rem, zr, label
+        d = ((zr - zr[c]) ** 2).sum(axis=1)
         d[c] = -1.0
-        sel = np.argsort(d, kind="stable")[:k]
+        # the k smallest, first among equals: argpartition finds the k-th value in O(n); ties
+        # at that value are taken in index order (what a stable argsort[:k] would take)
+        kth = d[np.argpartition(d, k - 1)[k - 1]]
+        below = np.flatnonzero(d < kth)
+        sel = np.concatenate([below, np.flatnonzero(d == kth)[: k - below.size]])
         lab[rem[sel]] = label
         label += 1
         keep = np.ones(len(rem), bool)
         keep[sel] = False
-        rem = rem[keep]
+        rem, zr = rem[keep], zr[keep]
 
     while len(rem) >= 3 * k:
-        a = int(np.argmax(((z[rem] - z[rem].mean(axis=0)) ** 2).sum(axis=1)))
-        xa = z[rem[a]]
+        a = int(np.argmax(((zr - zr.mean(axis=0)) ** 2).sum(axis=1)))
+        xa = zr[a].copy()
         take(a)
-        take(int(np.argmax(((z[rem] - xa) ** 2).sum(axis=1))))
+        take(int(np.argmax(((zr - xa) ** 2).sum(axis=1))))
     if len(rem) >= 2 * k:
-        take(int(np.argmax(((z[rem] - z[rem].mean(axis=0)) ** 2).sum(axis=1))))
+        take(int(np.argmax(((zr - zr.mean(axis=0)) ** 2).sum(axis=1))))
     lab[rem] = label
     out = np.empty_like(lab)
     out[perm] = lab
