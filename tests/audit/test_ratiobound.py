@@ -99,3 +99,27 @@ def test_progress_bar_counts_every_output(workers):
     audit_pair(lambda n, g: g.laplace(size=n), lambda n, g: 1 + g.laplace(size=n),
                samples=30_000, rng=3, chunk=4096, bar=seen.append, workers=workers)
     assert sum(seen) == 2 * 30_000 and len(seen) > 4
+
+
+@pytest.mark.parametrize("counts", [(350000, 700000, 130000, 700000, 0.0),
+                                    (3500, 700000, 130, 700000, 0.0),
+                                    (70000, 100000, 10, 100000, 0.0),
+                                    (40000, 70000, 14000, 70000, 1e-3)])
+def test_early_stop_decides_exactly_like_the_full_maximum(counts) -> None:
+    """pvalue(c, stop_above=s) > s exactly when pvalue(c) > s, and an early value never exceeds
+    the full one (it is one cell of the maximum)."""
+    from privlab.audit.ratiobound import RatioTest
+
+    k_a, n_a, k_b, n_b, delta = counts
+    est = math.log(max((k_a + 0.5) / n_a - delta, 1e-12) / ((k_b + 0.5) / n_b))
+    test = RatioTest(k_a, n_a, k_b, n_b, delta, 0.0025)
+    for s in (0.01, 0.05, 0.5):
+        for c in np.exp(np.linspace(0.0, est * 1.2 + 0.1, 25)):
+            full = test.pvalue(float(c))
+            for hot in (0, 47, 95):  # the cell an earlier evaluation found largest
+                test._hot = hot
+                early = test.pvalue(float(c), stop_above=s)
+                assert (early > s) == (full > s)
+                assert early <= full
+                if early <= s:
+                    assert early == full  # not stopped early: the exact maximum

@@ -44,6 +44,7 @@ import math
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 from scipy import special, stats
 
 from privlab import _validate as v
@@ -85,15 +86,34 @@ class RatioTest:
         self.rows, self.cols = np.nonzero(live)
         self.weight = weight[live]
         self.need = need[self.cols]
+        self._start = np.searchsorted(self.rows, np.arange(GRID + 1))  # cell r's entries
+        self._hot = 0
 
-    def pvalue(self, c: float) -> float:
-        """Upper bound on the p-value of H(c): p_a ≤ c·p_b + δ (module docstring)."""
+    def _body(self, c: float, sl: slice = slice(None)) -> NDArray[np.float64]:
+        """Σ_k P(K_b = k)·P(K_a ≥ need(k)) per cell, over the live entries ``sl``."""
         p_a = np.minimum(1.0, c * self.g_hi + self.delta)
-        sf = np.where(self.need <= 0, 1.0, np.where(
-            self.need > self.n_a, 0.0,
-            special.bdtrc(np.clip(self.need - 1.0, 0.0, self.n_a), self.n_a, p_a[self.rows])))
-        body = np.bincount(self.rows, weights=self.weight * sf, minlength=GRID)
-        return self.gamma + float(np.max(np.minimum(1.0, body + self.outside)))
+        need, rows = self.need[sl], self.rows[sl]
+        sf = np.where(need <= 0, 1.0, np.where(
+            need > self.n_a, 0.0,
+            special.bdtrc(np.clip(need - 1.0, 0.0, self.n_a), self.n_a, p_a[rows])))
+        return np.bincount(rows, weights=self.weight[sl] * sf, minlength=GRID)
+
+    def pvalue(self, c: float, stop_above: float | None = None) -> float:
+        """Upper bound on the p-value of H(c): p_a ≤ c·p_b + δ (module docstring).
+
+        With ``stop_above``, the cells that were largest before (and cell 0) are summed first;
+        when one of them already exceeds ``stop_above`` its value is returned — a lower bound
+        on the full maximum, so ``pvalue(c, s) > s`` exactly when ``pvalue(c) > s`` (a cell's
+        sum is the same float either way: same entries, same order)."""
+        if stop_above is not None:
+            for r in dict.fromkeys((self._hot, 0)):
+                sl = slice(self._start[r], self._start[r + 1])
+                part = self.gamma + min(1.0, float(self._body(c, sl)[r] + self.outside[r]))
+                if part > stop_above:
+                    return part
+        cells = np.minimum(1.0, self._body(c) + self.outside)
+        self._hot = int(np.argmax(cells))
+        return self.gamma + float(cells[self._hot])
 
 
 def ratio_lower(k_a: int, n_a: int, k_b: int, n_b: int, alpha: float, delta: float = 0.0, *,
@@ -115,7 +135,7 @@ def ratio_lower(k_a: int, n_a: int, k_b: int, n_b: int, alpha: float, delta: flo
     log_p: dict[float, float] = {}
 
     def rejected(e: float) -> bool:
-        p = test.pvalue(math.exp(e))
+        p = test.pvalue(math.exp(e), stop_above=alpha)  # exact below alpha, else ≥ alpha
         log_p[e] = math.log(p - g) if p > g else -math.inf  # for interpolation only
         return p <= alpha
 
