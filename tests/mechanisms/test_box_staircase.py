@@ -318,3 +318,35 @@ def test_core_constructors_improve_their_objective():
         assert all(0.0 <= z <= si for z, si in zip(m.core, s, strict=True))
     w = BoxStaircase.optimal(1.0, s, "weighted", weights=(1.0, 0.0))
     assert w.variances()[0] <= best_var.variances()[0] + 1e-9
+
+
+def test_memoised_core_probabilities_and_volume_are_bit_identical():
+    """The optimiser's fast paths (prefix sums of the shell series, V* without the β search)
+    give exactly the values of the direct formulas, also past the 64-term short sums."""
+    import mpmath
+
+    from privlab.mechanisms.noise import _shell_series as ss
+    from privlab.mechanisms.noise.box_objectives import (
+        _CoreProbs,
+        _prob_core_box,
+        confidence_region,
+        min_volume,
+        min_volume_level,
+        region_volume,
+    )
+
+    for eps, s, z in ((1.0, (1.0, 10.0), (0.1, 1.0)), (0.05, (1.0, 2.0, 3.0), (0.0, 0.5, 3.0)),
+                      (3.0, (2.0,), (0.7,))):
+        m = BoxStaircase(epsilon=eps, sensitivity=s, core=z)
+        for dps in (20, 40):
+            with mpmath.workdps(dps):
+                zz, w, r, q = m._nums(True)
+                vf = m._volume_factors(zz, w)
+                M = 1 / ss.gsum(vf, q)
+                P = _CoreProbs(M, vf, r, q)
+                for k in (5, 0, 3, 70, 64, 63, 200, 1):
+                    assert P(k) == _prob_core_box(M, vf, r, q, k)
+                for L in (0.001, 0.5, 0.95, 0.99):
+                    assert min_volume(vf, r, q, L) == min_volume_level(vf, r, q, L, -1)[0]
+            for L in (0.001, 0.95):
+                assert region_volume(m, L, dps=dps) == confidence_region(m, L, dps=dps).volume

@@ -137,3 +137,11 @@ def test_laplace_baseline_law():
     p = lap.prob_box([-5.0, -5.0], [5.0, 20.0])
     ref = np.prod(stats.laplace(scale=11).cdf([5, 20]) - stats.laplace(scale=11).cdf([-5, -5]))
     assert p == pytest.approx(ref, rel=1e-13)
+
+
+def test_region_volume_without_beta_search_is_bit_identical():
+    for core, s in ((0.5, (1.0, 1.0)), (0.0, (1.0, 3.0, 2.0)), (1.0, (2.0,))):
+        m = L1BallStaircase(epsilon=0.7, sensitivity=s, core=core)
+        for L in (0.001, 0.5, 0.95):
+            for dps in (20, 40):
+                assert m._region_volume(L, dps=dps) == m.confidence_region(L, dps=dps).volume

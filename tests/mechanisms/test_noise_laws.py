@@ -134,6 +134,30 @@ def test_ci95_optimum_is_a_minimum_of_the_ci_curve():
     assert s.objective_value("ci95") <= min(curve) + 1e-12
 
 
+@pytest.mark.parametrize("objective", ["variance", "ci95", "abs"])
+def test_optimal_search_fast_members_equal_constructed_members(objective):
+    """The search evaluates copies of one validated member with d replaced; the d it finds is
+    the one of the same search over members built by ``__init__`` (same floats), and a
+    repeated (memoised) call returns an equal member."""
+    from scipy import optimize
+
+    from privlab.mechanisms.noise.controls import HalfWidthStaircase
+
+    for cls, eps, delta in ((Staircase, 0.7, 2.0), (HalfWidthStaircase, 3.0, 1.0)):
+        def f(d, cls=cls, eps=eps, delta=delta):
+            return cls(epsilon=eps, sensitivity=delta, d=d).objective_value(objective)
+
+        grid = np.linspace(0.0, delta, 401)
+        vals = np.array([f(g) for g in grid])
+        j = int(np.argmin(vals))
+        res = optimize.minimize_scalar(f, bounds=(grid[max(j - 1, 0)], grid[min(j + 1, 400)]),
+                                       method="bounded", options={"xatol": 1e-13 * delta})
+        best = float(res.x) if res.fun <= vals[j] else float(grid[j])
+        got = cls.optimal(eps, delta, objective)
+        assert type(got) is cls and got.d == best
+        assert cls.optimal(eps, delta, objective) == got
+
+
 @settings(max_examples=30, deadline=None)
 @given(eps=eps_st, delta=sens_st)
 def test_from_laplace_conserves_mass_per_interval(eps, delta):

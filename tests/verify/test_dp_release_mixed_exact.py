@@ -94,6 +94,38 @@ def test_laws_are_distributions():
         assert len(law) > 1
 
 
+
+def test_shuffled_law_equals_counter_enumeration():
+    """The multiset law (sorted (row, count) keys updated in place) is, key for key and bit
+    for bit, the law enumerated with Counter and sorted() over every tuple of draws."""
+    import itertools
+    from collections import Counter, defaultdict
+
+    rel = MixedDPRelease(attributes=(TINY, TINY), k=2, epsilon=1.0)
+    records = [["a1", "b1"], ["a2", "a2"], ["b1", "a1"], ["a1", "a1"], ["b1", "b1"]]
+    law = categorical_law(rel, records)
+    state: dict = {(): 1.0}
+    ref: dict = state
+    lab = rel.labels(rel.encode(records))
+    clusters = [[i for i in range(len(records)) if lab[i] == c] for c in range(int(lab.max()) + 1)]
+    for members in clusters:
+        opts = []
+        per = [rel.centroid_mechanism(TINY, len(records)).probabilities(
+            [records[i][j] for i in members]) for j in (0, 1)]
+        for (c0, p0), (c1, p1) in itertools.product(zip(TINY.concepts, per[0], strict=True),
+                                                    zip(TINY.concepts, per[1], strict=True)):
+            if p0 > 0 and p1 > 0:
+                opts.append(((c0, c1), float(p0) * float(p1)))
+        ref = defaultdict(float)
+        for key, p in state.items():
+            for t, pt in opts:
+                cnt = Counter(dict(key))
+                cnt[t] += len(members)
+                ref[tuple(sorted(cnt.items()))] += p * pt
+        state = ref
+    assert list(law.items()) == list(ref.items())
+
+
 def test_add_remove_and_bad_input():
     rel = MixedDPRelease(attributes=(TINY,), k=2, epsilon=1.0)
     c = certify_mixed(rel, 6, "add-remove")

@@ -115,3 +115,24 @@ def test_within_one_matches_counter_definition():
         want = sum((a - b).values()) <= 1 and sum((b - a).values()) <= 1
         got = _within_one(dict(a), dict(b), sum(a.values()) - sum(b.values()))
         assert got == want, (a, b)
+
+
+@pytest.mark.parametrize("two_d", [False, True])
+def test_cached_counts_decide_like_clusters_correspond(two_d: bool):
+    """The search's per-data-set counts (``_small_counts`` + ``_holds_counts``) give the same
+    decision as :func:`clusters_correspond`, on random clusterings, for (n,) and (n, m) labels."""
+    from privlab.verify.microaggregation.insensitivity import _holds_counts, _small_counts
+
+    rng = np.random.default_rng(5)
+    outcomes = set()
+    for _ in range(1500):
+        n, m = int(rng.integers(2, 9)), int(rng.integers(1, 3))
+        x = rng.integers(0, 3, (n, m)).astype(float)
+        xp = x.copy()
+        xp[rng.integers(0, n)] = rng.integers(0, 3, m)
+        shape = (n, m) if two_d else (n,)
+        la, lb = rng.integers(0, 3, shape), rng.integers(0, 3, shape)
+        want = clusters_correspond(x, la, xp, lb)["holds"]
+        outcomes.add(want)
+        assert _holds_counts(_small_counts(x, la), _small_counts(xp, lb)) == want
+    assert outcomes == {True, False}

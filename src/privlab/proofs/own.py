@@ -14,11 +14,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
-from privlab.mechanisms.noise.controls import CONTROLS, make_control
-from privlab.mechanisms.noise.laplace import Laplace
-from privlab.mechanisms.noise.staircase import Staircase
 from privlab.types import CheckResult, Claim, Method
 
 EPS_GRID = (0.1, 0.5, 1.0, 2.0, 5.0)
@@ -26,6 +21,9 @@ D_GRID = (0.0, 0.25, 0.5, 1.0)
 
 
 def _laws() -> list[Any]:
+    from privlab.mechanisms.noise.laplace import Laplace
+    from privlab.mechanisms.noise.staircase import Staircase
+
     out: list[Any] = [Laplace(epsilon=e) for e in EPS_GRID]
     out += [Staircase(epsilon=e, d=d) for e in EPS_GRID for d in D_GRID]
     out += [Staircase.optimal(e, 2.5, "ci95") for e in EPS_GRID]
@@ -52,6 +50,9 @@ def check_safe_mode_dp() -> CheckResult:
 
 
 def check_controls_refuted() -> CheckResult:
+    from privlab.mechanisms.noise.controls import CONTROLS, make_control
+    from privlab.mechanisms.noise.laplace import Laplace
+    from privlab.mechanisms.noise.staircase import Staircase
     from privlab.verify import check_pure_dp
 
     rows, bad = [], []
@@ -75,6 +76,10 @@ def check_controls_refuted() -> CheckResult:
 
 
 def check_fast_sampler() -> CheckResult:
+    import numpy as np
+
+    from privlab.mechanisms.noise.staircase import Staircase
+
     rows, bad = [], []
     for m in [Staircase(epsilon=e, d=d) for e in EPS_GRID for d in D_GRID]:
         fast = m.sample(20_000, rng=11)

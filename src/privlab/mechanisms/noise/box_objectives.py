@@ -123,15 +123,46 @@ def _prob_core_box(M: Any, vf: list[Any], r: Any, q: Any, k: int) -> Any:
     return M * (ss.range_sum(vf, r, q, 0, k + 1) + r ** (k + 1) * vk)
 
 
-def min_volume_level(vf: list[Any], r: Any, q: Any, level: Any, beta_floor: Any) -> tuple[Any, Any]:
-    """(V*, β) for shell noise with V(β) = Π(α + β' β) over ``vf``: V* is the minimal volume of a
-    region of probability ``level`` and V(β) = V*; β ≥ ``beta_floor`` (the β with V(β) = 0).
-    Runs at the caller's mpmath precision."""
+class _CoreProbs:
+    """k ↦ P(Y ∈ B_k) of :func:`_prob_core_box`, memoised, at the caller's precision.
+
+    The short sums of :func:`._shell_series.range_sum` (at most 64 terms, added from i = 0 on)
+    are prefixes of one another: they are accumulated once, term by term with the same
+    operations in the same order, so every value is bit-identical to :func:`_prob_core_box`."""
+
+    def __init__(self, M: Any, vf: list[Any], r: Any, q: Any) -> None:
+        self.M, self.vf, self.r, self.q = M, vf, r, q
+        self.memo: dict[int, Any] = {}
+        self.totals: list[Any] = [0]  # totals[n] = Σ_{i<n} r^i V(i), summed as range_sum does
+
+    def _head(self, k: int) -> Any:
+        """range_sum(vf, r, q, 0, k + 1)."""
+        if k + 1 > 64:
+            return ss.range_sum(self.vf, self.r, self.q, 0, k + 1)
+        totals = self.totals
+        while len(totals) <= k + 1:
+            i = len(totals) - 1
+            p: Any = 1
+            for a, b in self.vf:
+                p = p * (a + b * i)
+            totals.append(totals[-1] + self.r**i * p)
+        return totals[k + 1] * (1 - self.r)
+
+    def __call__(self, k: int) -> Any:
+        val = self.memo.get(k)
+        if val is None:
+            r = self.r
+            vk = mpmath.fprod(a + b * k for a, b in self.vf)
+            val = self.memo[k] = self.M * (self._head(k) + r ** (k + 1) * vk)
+        return val
+
+
+def _min_volume(vf: list[Any], r: Any, q: Any, level: Any) -> tuple[Any, int, Any]:
+    """(V*, k, L): k is the first shell with P(B_k) ≥ L = ``level`` and V* the minimal volume
+    of a region of probability L (see :func:`min_volume_level`)."""
     Lm = mpmath.mpf(level)
     M = 1 / ss.gsum(vf, q)
-
-    def P(k: int) -> Any:
-        return _prob_core_box(M, vf, r, q, k)
+    P = _CoreProbs(M, vf, r, q)
 
     hi = 1
     while P(hi) < Lm:
@@ -142,18 +173,34 @@ def min_volume_level(vf: list[Any], r: Any, q: Any, level: Any, beta_floor: Any)
         lo, hi = (mid, hi) if P(mid) < Lm else (lo, mid)
     k = hi
 
-    def V(b: Any) -> Any:
-        return mpmath.fprod(a + bb * b for a, bb in vf)
-
     if k == 0:
         vstar = Lm / M
+    else:
+        vstar = _volume(vf, k - 1) + (Lm - P(k - 1)) / (M * r**k)
+    return vstar, k, Lm
+
+
+def _volume(vf: list[Any], b: Any) -> Any:
+    return mpmath.fprod(a + bb * b for a, bb in vf)
+
+
+def min_volume(vf: list[Any], r: Any, q: Any, level: Any) -> Any:
+    """V* of :func:`min_volume_level` alone (no search for β); same value, bit for bit."""
+    return _min_volume(vf, r, q, level)[0]
+
+
+def min_volume_level(vf: list[Any], r: Any, q: Any, level: Any, beta_floor: Any) -> tuple[Any, Any]:
+    """(V*, β) for shell noise with V(β) = Π(α + β' β) over ``vf``: V* is the minimal volume of a
+    region of probability ``level`` and V(β) = V*; β ≥ ``beta_floor`` (the β with V(β) = 0).
+    Runs at the caller's mpmath precision."""
+    vstar, k, _Lm = _min_volume(vf, r, q, level)
+    if k == 0:
         blo, bhi = mpmath.mpf(beta_floor), mpmath.mpf(0)
     else:
-        vstar = V(k - 1) + (Lm - P(k - 1)) / (M * r**k)
         blo, bhi = mpmath.mpf(k - 1), mpmath.mpf(k)
     for _ in range(int(3.5 * mpmath.mp.dps) + 20):
         mid = (blo + bhi) / 2
-        blo, bhi = (mid, bhi) if V(mid) < vstar else (blo, mid)
+        blo, bhi = (mid, bhi) if _volume(vf, mid) < vstar else (blo, mid)
     return vstar, (blo + bhi) / 2
 
 
@@ -171,6 +218,14 @@ def confidence_region(mech: Any, level: float, *, exact: bool = False,
                                                   for zj, wj in zip(z, w, strict=True)))
 
 
+def region_volume(mech: Any, level: float, *, dps: int = 40) -> float:
+    """``confidence_region(mech, level, dps=dps).volume`` without the search for β."""
+    L = check_level(level)
+    with mpmath.workdps(dps):
+        z, w, r, q = mech._nums(True)
+        return float(min_volume(mech._volume_factors(z, w), r, q, L))
+
+
 def parse_objective(objective: str, level: float) -> tuple[str, float]:
     v.one_of("objective", objective, OBJECTIVES)
     m = re.fullmatch(r"volume(\d\d)", objective)
@@ -184,7 +239,7 @@ def objective_value(mech: Any, objective: str, *, weights: Sequence[float] | Non
     """Sum of (weighted) marginal variances, or the minimal region's volume at ``level``."""
     kind, lv = parse_objective(objective, level)
     if kind == "volume":
-        return float(confidence_region(mech, lv, dps=20).volume)
+        return region_volume(mech, lv, dps=20)
     wts = _weights(kind, weights, mech.dim)
     return float(sum(wj * vj for wj, vj in zip(wts, mech.variances(), strict=True)))
 
@@ -215,11 +270,17 @@ def optimal_core(cls: type, epsilon: float, s: tuple[float, ...], objective: str
     else:
         v.in_open("level", lv, 0.0, 1.0)
     sa = np.asarray(s)
+    # the Powell searches revisit points (and the scan's best one): evaluate each point once
+    memo: dict[tuple[str, tuple[int, ...], bytes], float] = {}
 
     def f(t: np.ndarray) -> float:
         t = np.clip(t, 0.0, 1.0)
-        mech = cls(epsilon=eps, sensitivity=s, core=tuple(t * sa))
-        return objective_value(mech, kind, weights=weights, level=lv)
+        key = (t.dtype.str, t.shape, t.tobytes())
+        val = memo.get(key)
+        if val is None:
+            mech = cls(epsilon=eps, sensitivity=s, core=tuple(t * sa))
+            val = memo[key] = objective_value(mech, kind, weights=weights, level=lv)
+        return val
 
     d = len(s)
     diag = [(f(np.full(d, c)), c) for c in np.linspace(0.0, 1.0, 41)]

@@ -34,7 +34,12 @@ from privlab._rng import RngLike, as_generator
 from privlab.errors import InvalidParameter
 from privlab.mechanisms.noise import _shell_series as ss
 from privlab.mechanisms.noise._base import Array
-from privlab.mechanisms.noise.box_objectives import ConfidenceRegion, check_level, min_volume_level
+from privlab.mechanisms.noise.box_objectives import (
+    ConfidenceRegion,
+    check_level,
+    min_volume,
+    min_volume_level,
+)
 from privlab.mechanisms.noise.box_staircase import as_widths
 from privlab.types import Neighbour, PureDP
 
@@ -70,7 +75,7 @@ class L1BallStaircase:
         def f(rho: float) -> float:
             m = cls(epsilon=epsilon, sensitivity=s, core=min(max(rho, 0.0), 1.0))
             if kind == "volume":
-                return float(m.confidence_region(lv, dps=20).volume)
+                return m._region_volume(lv, dps=20)
             return float(m.second_moment_norm())
 
         grid = np.linspace(0.0, 1.0, 41)
@@ -199,6 +204,13 @@ class L1BallStaircase:
             k = max(0, int(mpmath.ceil((t - rho) / w)))
             head = ss.range_sum(vf, r, q, 0, k)
             return float(M * (head + r**k * kappa * mpmath.mpf(t) ** self.dim))
+
+    def _region_volume(self, level: float, *, dps: int = 40) -> float:
+        """``confidence_region(level, dps=dps).volume`` without the search for β."""
+        L = check_level(level)
+        with mpmath.workdps(dps):
+            _rho, _w, _kappa, r, q = self._nums(True)
+            return float(min_volume(self._volume_factors(True), r, q, L))
 
     def confidence_region(self, level: float = 0.95, *, exact: bool = False,
                           dps: int = 40) -> ConfidenceRegion:

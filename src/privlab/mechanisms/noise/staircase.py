@@ -28,6 +28,7 @@ the mass-conservation equation of that section).
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -113,17 +114,13 @@ class Staircase(SymmetricNoise):
         """
         eps, delta = positive("epsilon", epsilon), positive("sensitivity", sensitivity)
         one_of("objective", objective, OBJECTIVES)
-
-        def f(d: float) -> float:
-            return cls(epsilon=eps, sensitivity=delta, d=d, **kw).objective_value(objective)
-
-        grid = np.linspace(0.0, delta, 401)
-        vals = np.array([f(g) for g in grid])
-        j = int(np.argmin(vals))
-        lo, hi = grid[max(j - 1, 0)], grid[min(j + 1, len(grid) - 1)]
-        res = optimize.minimize_scalar(f, bounds=(lo, hi), method="bounded",
-                                       options={"xatol": 1e-13 * delta})
-        best = float(res.x) if res.fun <= vals[j] else float(grid[j])
+        items = tuple(sorted(kw.items()))
+        try:
+            hash(items)
+        except TypeError:  # unhashable keyword values: no memo
+            best = _optimal_d(cls, eps, delta, objective, items)
+        else:
+            best = _optimal_d_memo(cls, eps, delta, objective, items)
         return cls(epsilon=eps, sensitivity=delta, d=best, **kw)
 
     # ---- shape ------------------------------------------------------------------------------
@@ -281,3 +278,44 @@ class Staircase(SymmetricNoise):
 
     def tail(self) -> Tail:
         return Tail(start=self.d, period=self.width)
+
+
+def _optimal_d(cls: type[Staircase], eps: float, delta: float, objective: str,
+               items: tuple[tuple[str, Any], ...]) -> float:
+    """The search of :meth:`Staircase.optimal`.  Members differ from one validated prototype
+    only in d: each evaluation copies its fields and sets d (converted and checked exactly as
+    ``__init__`` does) instead of re-running every converter, so the objective is the same
+    method on an equal object (same floats)."""
+    kw = dict(items)
+    proto = cls(epsilon=eps, sensitivity=delta, d=0.0, **kw)
+    fields = [(a.name, getattr(proto, a.name)) for a in attrs.fields(cls) if a.name != "d"]
+    setattr_ = object.__setattr__
+    d_field = attrs.fields(cls).d
+    standard = (d_field.converter is attrs.fields(Staircase).d.converter
+                and d_field.validator is None)
+
+    def member(d: float) -> Staircase:
+        if not standard:  # a subclass redefining d: build it the ordinary way
+            return cls(epsilon=eps, sensitivity=delta, d=d, **kw)
+        m = object.__new__(cls)
+        for name, val in fields:
+            setattr_(m, name, val)
+        setattr_(m, "d", finite("d", d))
+        m.__attrs_post_init__()
+        return m
+
+    def f(d: float) -> float:
+        return member(d).objective_value(objective)
+
+    grid = np.linspace(0.0, delta, 401)
+    vals = np.array([f(g) for g in grid])
+    j = int(np.argmin(vals))
+    lo, hi = grid[max(j - 1, 0)], grid[min(j + 1, len(grid) - 1)]
+    res = optimize.minimize_scalar(f, bounds=(lo, hi), method="bounded",
+                                   options={"xatol": 1e-13 * delta})
+    return float(res.x) if res.fun <= vals[j] else float(grid[j])
+
+
+_optimal_d_memo = functools.lru_cache(maxsize=1024)(_optimal_d)
+"""Memo of the search (deterministic: a repeated call finds the same d)."""
+

@@ -8,9 +8,17 @@ Readings: §6.2's count rule is garbled in extraction ("at most ⌈e_i p_i t⌉ 
 
 from __future__ import annotations
 
-from privlab.proofs.tcloseness import checks as ck
-from privlab.proofs.tcloseness import tables as tb
+from typing import TYPE_CHECKING
+
+from privlab.proofs.lazyref import lazy_module
 from privlab.types import Claim
+
+if TYPE_CHECKING:  # loaded on first call of a check (see privlab.proofs.lazyref)
+    from privlab.proofs.tcloseness import checks as ck
+    from privlab.proofs.tcloseness import tables as tb
+else:
+    ck = lazy_module("privlab.proofs.tcloseness.checks")
+    tb = lazy_module("privlab.proofs.tcloseness.tables")
 
 F = "002_06f1c381d8beeaa3.txt"
 
@@ -72,4 +80,5 @@ CLAIMS: tuple[Claim, ...] = (
           check=ck.check_table_7_6, notes=("Same table as thesis Table 7.6.",)),
 )
 
-TABLES = {k: v for k, v in tb.TABLES.items() if k.startswith("ins15")}
+# = the tables of tcloseness.tables.TABLES whose id starts with "ins15"
+TABLES = {"ins15-1": tb.table_ins15_1, "ins15-prop1": tb.table_prop1}

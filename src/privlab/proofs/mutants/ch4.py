@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import sympy as sp
-
 from privlab.types import Mutant
 
 
@@ -17,12 +15,16 @@ def _sym() -> Any:
 
 
 def _m_formula_mutant() -> Any:
+    import sympy as sp
+
     sy = _sym()
     r = sp.exp(-sy.EPS)
     return sy.check_m_formula(candidate=sy.DELTA * (1 - r + sy.EPS * r) / (sy.EPS * (1 - r)))
 
 
 def _di_mutant() -> Any:
+    import sympy as sp
+
     sy = _sym()
     r = sp.exp(-sy.EPS)
     return sy.check_thm1_di(printed=(1 - r - sy.SMALL_M0 * sy.DELTA) / (2 * (sy.M0 - sy.SMALL_M0)))

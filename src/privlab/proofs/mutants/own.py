@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from privlab.types import CheckResult, Method, Mutant
 
 
@@ -30,6 +28,8 @@ def _control_accepted() -> CheckResult:
 def _fast_vs_other_law() -> CheckResult:
     """'Staircase(ε=1, d=0.5).sample equals the inverse CDF of d = 0.51': the claim's bitwise
     comparison must see the difference."""
+    import numpy as np
+
     from privlab.mechanisms.noise.staircase import Staircase
 
     fast = Staircase(epsilon=1.0, d=0.5).sample(20_000, rng=11)

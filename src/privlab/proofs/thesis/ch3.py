@@ -26,13 +26,13 @@ The partition is still deterministic and permutation-equivariant.
 
 from __future__ import annotations
 
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from privlab.proofs.thesis import microaggregation as _micro
 from privlab.types import CheckResult, Claim, Method
-from privlab.verify.microaggregation.reference import literal_mdav_labels, mdav_group_sizes
+
+if TYPE_CHECKING:  # annotations only
+    import numpy as np
 
 F = "000_65177858bc9aa63c.txt"
 
@@ -48,7 +48,10 @@ def check_alg_2_1(seed: int = 20261122, random_sets: int = 200, *, last_max: int
                   ) -> CheckResult:
     """Evidence (i)–(iii) of the module doc for the cluster sizes of Algorithm 2.1; the last
     cluster is checked against 2k − ``last_max`` (the statement: 1; 2 is a mutant)."""
+    import numpy as np
+
     from privlab.mechanisms.microaggregation.mdav_algorithm import mdav_labels
+    from privlab.verify.microaggregation.reference import literal_mdav_labels, mdav_group_sizes
 
     arithmetic_bad = [(n, k) for k in range(1, 21) for n in range(k, 401)
                       if not (all(s == k for s in mdav_group_sizes(n, k)[:-1])

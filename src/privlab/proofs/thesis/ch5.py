@@ -18,21 +18,32 @@ Findings (details in each claim's evidence):
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from privlab.mechanisms.refinement.interactive import LaplaceSession, RefinementSession, dec
-from privlab.mechanisms.refinement.priors import DiscretePrior
-from privlab.mechanisms.refinement.queries import Dataset, IndividualQuery, count_query
-from privlab.proofs.thesis import ch5_checks as ck
-from privlab.proofs.thesis import ch5_products as pr
-from privlab.proofs.thesis import ch5_tables as tb
+from privlab.proofs.lazyref import lazy_module
 from privlab.types import CheckResult, Claim, Method
+
+if TYPE_CHECKING:  # loaded on first call of a check (see privlab.proofs.lazyref)
+    from privlab.proofs.thesis import ch5_checks as ck
+    from privlab.proofs.thesis import ch5_products as pr
+    from privlab.proofs.thesis import ch5_tables as tb
+else:
+    ck = lazy_module("privlab.proofs.thesis.ch5_checks")
+    pr = lazy_module("privlab.proofs.thesis.ch5_products")
+    tb = lazy_module("privlab.proofs.thesis.ch5_tables")
 
 F = "000_65177858bc9aa63c.txt"
 
 
 def _run_session(kind: str, rnd: random.Random, budget: float) -> dict[str, Any]:
     from privlab.errors import BudgetExceeded
+    from privlab.mechanisms.refinement.interactive import (
+        LaplaceSession,
+        RefinementSession,
+        dec,
+    )
+    from privlab.mechanisms.refinement.priors import DiscretePrior
+    from privlab.mechanisms.refinement.queries import Dataset, IndividualQuery, count_query
 
     data = Dataset(records={i: rnd.randint(0, 1) for i in range(6)})
     acc = rnd.choice(("sum", "per-individual"))
@@ -63,6 +74,8 @@ def check_protocol(kind: str, trials: int = 300, *, claimed_fraction: str = "1")
     """privlab's session on random adversarial query sequences never spends more than
     ``claimed_fraction`` × its budget (the statement: 1; a smaller fraction is a mutant) and
     answers nothing after a refusal."""
+    from privlab.mechanisms.refinement.interactive import dec
+
     rnd = random.Random(7 if kind == "refinement" else 8)
     bad, stats = [], {"answered": 0, "refused": 0, "prop4_condition_held": 0}
     for _ in range(trials):
@@ -82,6 +95,8 @@ def check_modified_condition(*, fewer: bool = True) -> CheckResult:
     """§5.4.1: with equal λ the per-query condition Σ Δ(f_j)/λ ≤ ε may answer fewer queries
     than Protocol 1's Δ(f_1..f_i)/λ ≤ ε (disjoint individual queries, Δ = 1, λ = 1, ε = 2)."""
     from privlab.errors import BudgetExceeded
+    from privlab.mechanisms.refinement.interactive import LaplaceSession
+    from privlab.mechanisms.refinement.queries import Dataset, IndividualQuery
 
     data = Dataset(records={i: 0 for i in range(10)})
     counts = {}
@@ -270,4 +285,5 @@ CLAIMS: tuple[Claim, ...] = (
           check=tb.check_sec_551_conclusion),
 )
 
-TABLES = tb.TABLES
+TABLES = {"thesis-5.3": tb.table_5_3, "thesis-5.4": tb.table_5_4,  # = ch5_tables.TABLES
+          "thesis-5.5": tb.table_5_5, "thesis-5.5.1": tb.table_5_5_1}

@@ -27,18 +27,15 @@ from functools import cache
 from math import isqrt
 from typing import Any
 
-from privlab.mechanisms.microaggregation.semantic import ExponentialCentroid
-from privlab.mechanisms.microaggregation.taxonomy import project_taxonomy
 from privlab.types import CheckResult, Claim, Method
-from privlab.verify.microaggregation.taxonomy import check_semantic_metric
-from privlab.verify.releases.certificate import certify_dp_release
-from privlab.verify.releases.exact import sweep
 
 F, V, IRM = "000_65177858bc9aa63c.txt", "001_b1bb29bd0e0b4af8.txt", "004_e4358174ca440815.txt"
 
 
 @cache
 def _sw(n: int, k: int, m: int, kind: str) -> dict[str, Any]:
+    from privlab.verify.releases.exact import sweep
+
     return sweep(n, k, m, kind)
 
 
@@ -115,6 +112,8 @@ def check_noise_scale_multivariate() -> CheckResult:
 
 
 def check_vldb14_scale() -> CheckResult:
+    from privlab.verify.releases.certificate import certify_dp_release
+
     s = _sw(4, 2, 2, "insensitive-mdav")
     bound = 2 * 2 / 2  # q·m/k
     c = _ratio(s, "centroids")
@@ -128,6 +127,8 @@ def check_vldb14_scale() -> CheckResult:
 
 
 def check_aligned_shared_leak() -> CheckResult:
+    from privlab.verify.releases.certificate import certify_dp_release
+
     s = _sw(4, 2, 1, "insensitive-mdav")
     cert = certify_dp_release("insensitive-mdav", "vldb14", 4, 2, 1.0, 1, "shared", "aligned")
     return CheckResult(holds=s["partition_changes"] is None,
@@ -138,6 +139,8 @@ def check_aligned_shared_leak() -> CheckResult:
 
 
 def check_irm_lemma_3() -> CheckResult:
+    from privlab.verify.releases.certificate import certify_dp_release
+
     s = _sw(4, 2, 2, "individual-ranking")
     cert = certify_dp_release("individual-ranking", "irm", 4, 2, 1.0, 2, "shared", "shuffled")
     return CheckResult(holds=s["tuple_pattern_changes"] is None,
@@ -162,6 +165,9 @@ def check_irm_note(*, offset: int = 0) -> CheckResult:
 def _em_claim(factor_of_n_over_k: bool, *, claimed: float = 1.0) -> CheckResult:
     """Exact loss of one cluster's exponential-mechanism draw vs ``claimed``·ε (the statement:
     1; a smaller value is a mutant)."""
+    from privlab.mechanisms.microaggregation.semantic import ExponentialCentroid
+    from privlab.mechanisms.microaggregation.taxonomy import project_taxonomy
+
     t = project_taxonomy("job")
     k = 3
     em = ExponentialCentroid(taxonomy=t, epsilon=1.0, factor=1.0)  # n = k: n/k = 1
@@ -185,6 +191,9 @@ def _em_claim(factor_of_n_over_k: bool, *, claimed: float = 1.0) -> CheckResult:
 
 
 def check_metric() -> CheckResult:
+    from privlab.mechanisms.microaggregation.taxonomy import project_taxonomy
+    from privlab.verify.microaggregation.taxonomy import check_semantic_metric
+
     rs = {n: check_semantic_metric(project_taxonomy(n)) for n in ("sport", "job")}
     return CheckResult(holds=all(r.holds for r in rs.values()),
                        claim="eq. 6.6 is a metric (non-negative, reflexive, symmetric, "
@@ -196,6 +205,8 @@ def check_metric() -> CheckResult:
 
 
 def check_add_remove() -> CheckResult:
+    from privlab.verify.releases.certificate import certify_dp_release
+
     cert = certify_dp_release("insensitive-mdav", "thesis", 10, 2, 1.0, 1,
                               neighbour="add-remove")
     return CheckResult(holds=cert.certified_epsilon is not None,

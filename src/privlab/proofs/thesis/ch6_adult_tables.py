@@ -17,14 +17,14 @@ lab's as ``paper_<column>``; they are never used as expected values.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
-import numpy as np
 
-from privlab.proofs.thesis import ch6_adult_experiments as ax
-from privlab.proofs.thesis.ch6_experiments import score_row
 from privlab.types import Table
+
+if TYPE_CHECKING:  # annotations only
+    import numpy as np
 
 F, V = "000_65177858bc9aa63c.txt", "001_b1bb29bd0e0b4af8.txt"
 EPS = (0.01, 0.1, 1.0, 10.0)
@@ -78,6 +78,8 @@ PAPER_V4: dict[float, Row] = {
 
 
 def _rng(name: str, seed: int) -> np.random.Generator:
+    import numpy as np
+
     return np.random.default_rng([seed, sum(map(ord, name))])
 
 
@@ -85,11 +87,15 @@ class _Runner:
     """Partitions and marginalities cached per k (they do not depend on ε)."""
 
     def __init__(self, data_dir: Any, runs: int, vldb14: bool) -> None:
+        from privlab.proofs.thesis import ch6_adult_experiments as ax
+
         self.x, self.space, self.what, self.real = ax.adult_categorical(data_dir=data_dir)
         self.runs, self.vldb14 = runs, vldb14
         self._cache: dict[int, tuple[np.ndarray, list[np.ndarray]]] = {}
 
     def dp(self, k: int, e: float, g: np.random.Generator) -> tuple[float, float]:
+        from privlab.proofs.thesis import ch6_adult_experiments as ax
+
         if k not in self._cache:
             lab = ax.release_labels(self.x, self.space, k)
             self._cache[k] = lab, ax.marginality_matrices(self.x, lab, self.space)
@@ -99,6 +105,8 @@ class _Runner:
         return ax.mean_sse_rl(self.x, self.space, outs)
 
     def mdav(self, k: int) -> tuple[float, float]:
+        from privlab.proofs.thesis import ch6_adult_experiments as ax
+
         return ax.mean_sse_rl(self.x, self.space, ax.mdav_release(self.x, self.space, k)[None])
 
     def notes(self, baseline: str) -> tuple[str, ...]:
@@ -150,11 +158,15 @@ VLDB_NOTE = ("vldb14 §5 (Tables 3–4) reports the same experiment with k = 2, 
 
 
 def _distinct(r: _Runner) -> int:
+    import numpy as np
+
     return len(np.unique(r.x, axis=0))
 
 
 def _table_vs_mdav(tid: str, source: str, ks: tuple[int, ...], paper: dict[int, Row],
                    data_dir: Any, runs: int, seed: int, vldb14: bool) -> Table:
+    from privlab.proofs.thesis.ch6_experiments import score_row
+
     r = _Runner(data_dir, runs, vldb14)
     g = _rng(tid, seed)
     rows = []
@@ -177,6 +189,8 @@ def _table_vs_mdav(tid: str, source: str, ks: tuple[int, ...], paper: dict[int, 
 
 def _table_vs_plain(tid: str, source: str, ks: tuple[int, ...], paper: dict[float, Row],
                     data_dir: Any, runs: int, seed: int, vldb14: bool) -> Table:
+    from privlab.proofs.thesis.ch6_experiments import score_row
+
     r = _Runner(data_dir, runs, vldb14)
     g = _rng(tid, seed)
     rows = []

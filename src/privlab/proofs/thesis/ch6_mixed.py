@@ -21,25 +21,49 @@ papers' WordNet taxonomies were not found):
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from privlab.mechanisms.microaggregation.semantic import NumericDomain
-from privlab.mechanisms.microaggregation.taxonomy import Taxonomy
-from privlab.mechanisms.releases.mixed import MixedDPRelease
 from privlab.types import CheckResult, Claim, Method
-from privlab.verify.releases.mixed import certify_mixed
-from privlab.verify.releases.mixed_exact import check_mixed_exact, small_datasets
+
+if TYPE_CHECKING:  # annotations only
+    from privlab.mechanisms.microaggregation.taxonomy import Taxonomy
+    from privlab.mechanisms.releases.mixed import MixedDPRelease
 
 F, V = "000_65177858bc9aa63c.txt", "001_b1bb29bd0e0b4af8.txt"
 
-TINY = Taxonomy(parents={"root": (), "A": ("root",), "B": ("root",), "a1": ("A",),
-                         "a2": ("A",), "b1": ("B",)}, name="tiny (privlab)")
-"""3 leaves under two groups: the smallest taxonomy with two levels of generalisation."""
-TWO = Taxonomy(parents={"root": (), "x": ("root",), "y": ("root",)}, name="two (privlab)")
+
+@cache
+def _tiny() -> Taxonomy:
+    """``TINY``: 3 leaves under two groups, the smallest taxonomy with two levels of
+    generalisation (built on first use: the taxonomy module is not needed to load the
+    ledger)."""
+    from privlab.mechanisms.microaggregation.taxonomy import Taxonomy
+
+    return Taxonomy(parents={"root": (), "A": ("root",), "B": ("root",), "a1": ("A",),
+                             "a2": ("A",), "b1": ("B",)}, name="tiny (privlab)")
+
+
+@cache
+def _two() -> Taxonomy:
+    """``TWO``: two leaves under the root."""
+    from privlab.mechanisms.microaggregation.taxonomy import Taxonomy
+
+    return Taxonomy(parents={"root": (), "x": ("root",), "y": ("root",)}, name="two (privlab)")
+
+
+def __getattr__(name: str) -> Any:  # PEP 562: the module constants TINY and TWO
+    if name == "TINY":
+        return _tiny()
+    if name == "TWO":
+        return _two()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _case(name: str, rel: MixedDPRelease, datasets: list[list[list[Any]]],
           grid: dict[int, tuple[float, ...]] | None = None) -> dict[str, Any]:
+    from privlab.verify.releases.mixed import certify_mixed
+    from privlab.verify.releases.mixed_exact import check_mixed_exact
+
     r = check_mixed_exact(rel, datasets, grid)
     cert = certify_mixed(rel, len(datasets[0]))
     return {"case": name, "n": len(datasets[0]), "k": rel.k, "epsilon": rel.epsilon,
@@ -53,35 +77,41 @@ def _case(name: str, rel: MixedDPRelease, datasets: list[list[list[Any]]],
 
 def _all(rel: MixedDPRelease, n: int, grid: dict[int, tuple[float, ...]] | None = None
          ) -> list[list[list[Any]]]:
+    from privlab.verify.releases.mixed_exact import small_datasets
+
     return list(small_datasets(rel, n, grid))
 
 
 def check_thesis_mixed() -> CheckResult:
+    from privlab.mechanisms.releases.mixed import MixedDPRelease
+
     rows = []
     for eps in (1.0, 4.0):
-        rel = MixedDPRelease(attributes=(TINY,), k=2, epsilon=eps, em_factor="1",
+        rel = MixedDPRelease(attributes=(_tiny(),), k=2, epsilon=eps, em_factor="1",
                              budget="per-attribute", em_sensitivity="boundary")
         rows.append(_case(f"thesis Alg. 6.3, ε = {eps:g}", rel, _all(rel, 5)))
     bad = next((r for r in rows if not r["within_epsilon"]), None)
     return CheckResult(holds=bad is None, claim="Algorithm 6.3 centroids (factor 1) give an "
                        "ε-DP release", value=max(r["exact_loss"] / r["epsilon"] for r in rows),
                        method=Method.EXHAUSTIVE,
-                       evidence={"cases": rows, "taxonomy": TINY.name,
+                       evidence={"cases": rows, "taxonomy": _tiny().name,
                                  "reading": "most favourable: rows shuffled, one attribute"},
                        counterexample=None if bad is None else bad["counterexample"])
 
 
 def check_vldb14_mixed() -> CheckResult:
-    rel = MixedDPRelease.as_printed(attributes=(TWO, TWO, TWO), k=2, epsilon=5.0)
+    from privlab.mechanisms.releases.mixed import MixedDPRelease
+
+    rel = MixedDPRelease.as_printed(attributes=(_two(), _two(), _two()), k=2, epsilon=5.0)
     data = [[["x", "x", "x"]] * 4, [["x", "x", "x"]] * 3 + [["y", "y", "y"]]]
     rows = [_case("vldb14 Alg. 4, 3 categorical attributes, ε = 5", rel, data)]
-    one = MixedDPRelease.as_printed(attributes=(TWO,), k=2, epsilon=5.0)
+    one = MixedDPRelease.as_printed(attributes=(_two(),), k=2, epsilon=5.0)
     rows.append(_case("vldb14 Alg. 4, 1 categorical attribute, ε = 5", one, _all(one, 4)))
     bad = rows[0]
     return CheckResult(holds=bad["within_epsilon"], claim="Algorithm 4 on every categorical "
                        "attribute at ε gives an ε-DP release", value=bad["exact_loss"],
                        method=Method.EXHAUSTIVE,
-                       evidence={"cases": rows, "taxonomy": TWO.name,
+                       evidence={"cases": rows, "taxonomy": _two().name,
                                  "data_sets_from": "full sweep of the 330 data sets of 4 "
                                                    "records (these two are the worst)"},
                        counterexample=bad["counterexample"])
@@ -90,25 +120,28 @@ def check_vldb14_mixed() -> CheckResult:
 @cache
 def privlab_cases() -> tuple[dict[str, Any], ...]:
     """privlab's default configuration and two broken controls on small data sets."""
+    from privlab.mechanisms.microaggregation.semantic import NumericDomain
+    from privlab.mechanisms.releases.mixed import MixedDPRelease
+
     out = []
     for n, k in ((4, 1), (4, 2), (5, 2), (6, 2), (6, 3)):
-        rel = MixedDPRelease(attributes=(TINY,), k=k, epsilon=1.0)
+        rel = MixedDPRelease(attributes=(_tiny(),), k=k, epsilon=1.0)
         out.append(_case("privlab default, 1 categorical", rel, _all(rel, n)))
-    rel = MixedDPRelease(attributes=(TINY,), k=3, epsilon=4.0)
+    rel = MixedDPRelease(attributes=(_tiny(),), k=3, epsilon=4.0)
     out.append(_case("privlab default, 1 categorical", rel, _all(rel, 6)))
-    rel = MixedDPRelease(attributes=(TWO, TWO, TWO), k=2, epsilon=5.0)
+    rel = MixedDPRelease(attributes=(_two(), _two(), _two()), k=2, epsilon=5.0)
     out.append(_case("privlab default, 3 categorical", rel,
                      [[["x", "x", "x"]] * 4, [["x", "x", "x"]] * 3 + [["y", "y", "y"]]]))
     grid = {0: (0.0, 1.0)}
-    rel = MixedDPRelease(attributes=(NumericDomain(0, 1), TINY), k=2, epsilon=1.0)
+    rel = MixedDPRelease(attributes=(NumericDomain(0, 1), _tiny()), k=2, epsilon=1.0)
     out.append(_case("privlab default, numerical + categorical", rel, _all(rel, 4, grid), grid))
-    rel = MixedDPRelease(attributes=(NumericDomain(0, 1), TINY), k=1, epsilon=1.0,
+    rel = MixedDPRelease(attributes=(NumericDomain(0, 1), _tiny()), k=1, epsilon=1.0,
                          microaggregation="none", rows="aligned")
     out.append(_case("per-record baseline (k = 1), rows aligned", rel,
                      [[[0.0, "a1"], [1.0, "b1"], [0.0, "a2"]]], grid))
-    rel = MixedDPRelease(attributes=(TINY,), k=2, epsilon=4.0, em_factor="1")
+    rel = MixedDPRelease(attributes=(_tiny(),), k=2, epsilon=4.0, em_factor="1")
     out.append(_case("control: no n/k factor", rel, _all(rel, 5)))
-    rel = MixedDPRelease(attributes=(TINY,), k=2, epsilon=1.0, rows="aligned")
+    rel = MixedDPRelease(attributes=(_tiny(),), k=2, epsilon=1.0, rows="aligned")
     out.append(_case("control: rows aligned, one draw per cluster", rel,
                      [[["a1"], ["a1"], ["a2"], ["b1"]]]))
     return tuple(out)

@@ -18,12 +18,12 @@ lab's as ``paper_<column>``; they are never used as expected values.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from privlab.proofs.thesis import ch6_experiments as ex
 from privlab.types import Table
+
+if TYPE_CHECKING:  # annotations only
+    import numpy as np
 
 F, V, IRM = "000_65177858bc9aa63c.txt", "001_b1bb29bd0e0b4af8.txt", "004_e4358174ca440815.txt"
 EPS = (0.01, 0.1, 1.0, 10.0)
@@ -148,11 +148,15 @@ def _key(e: float) -> str:
 
 
 def _rng(name: str, seed: int) -> np.random.Generator:
+    import numpy as np
+
     return np.random.default_rng([seed, sum(map(ord, name))])
 
 
 def _dp_sse_rl(x: np.ndarray, b: np.ndarray, k: int, e: float, runs: int,
                g: np.random.Generator) -> tuple[float, float]:
+    from privlab.proofs.thesis import ch6_experiments as ex
+
     return ex.mean_sse_rl(x, ex.dp_releases(x, b, k, e, runs, rng=g))
 
 
@@ -176,6 +180,8 @@ def _notes(what: str, runs: int) -> tuple[str, ...]:
 
 def table_6_1(data_dir: Any = None, runs: int = 10, seed: int = 0) -> Table:
     """Thesis Table 6.1 / vldb14 Table 1 (see module docstring)."""
+    from privlab.proofs.thesis import ch6_experiments as ex
+
     x, b, what = ex.census(data_dir=data_dir)
     g = _rng("6.1", seed)
     rows = []
@@ -200,6 +206,8 @@ def table_6_1(data_dir: Any = None, runs: int = 10, seed: int = 0) -> Table:
 
 def table_6_2(data_dir: Any = None, runs: int = 10, seed: int = 0) -> Table:
     """Thesis Table 6.2 / vldb14 Table 2 (baseline: plain Laplace, k = 1)."""
+    from privlab.proofs.thesis import ch6_experiments as ex
+
     x, b, what = ex.census(data_dir=data_dir)
     g = _rng("6.2", seed)
     rows = []
@@ -220,6 +228,10 @@ def table_6_2(data_dir: Any = None, runs: int = 10, seed: int = 0) -> Table:
 
 def table_6_5(data_dir: Any = None, runs: int = 10, seed: int = 0) -> Table:
     """Thesis Table 6.5 / vldb14 Table 7: Δ(mean), Δ(variance) per attribute."""
+    import numpy as np
+
+    from privlab.proofs.thesis import ch6_experiments as ex
+
     x, b, what = ex.census(data_dir=data_dir)
     g = _rng("6.5", seed)
     mu, var = x.mean(axis=0), x.var(axis=0)
@@ -266,6 +278,10 @@ def _aggregate(x: np.ndarray, b: np.ndarray, k: int) -> np.ndarray:
 
 def table_irm_1(data_dir: Any = None, runs: int = 10, seed: int = 0) -> Table:
     """irm Table 1: Δ(variance) (%) of IR + m·Δ_j/(kε) vs insensitive MDAV + (n/k)·Δ_j/(kε)."""
+    import numpy as np
+
+    from privlab.proofs.thesis import ch6_experiments as ex
+
     x, b, what = ex.census(8, data_dir=data_dir)
     g = _rng("irm", seed)
     var = x.var(axis=0)

@@ -16,9 +16,17 @@ Checks in :mod:`privlab.proofs.tcloseness.checks`, tables in
 
 from __future__ import annotations
 
-from privlab.proofs.tcloseness import checks as ck
-from privlab.proofs.tcloseness import tables as tb
+from typing import TYPE_CHECKING
+
+from privlab.proofs.lazyref import lazy_module
 from privlab.types import Claim
+
+if TYPE_CHECKING:  # loaded on first call of a check (see privlab.proofs.lazyref)
+    from privlab.proofs.tcloseness import checks as ck
+    from privlab.proofs.tcloseness import tables as tb
+else:
+    ck = lazy_module("privlab.proofs.tcloseness.checks")
+    tb = lazy_module("privlab.proofs.tcloseness.tables")
 
 F = "000_65177858bc9aa63c.txt"
 
@@ -109,4 +117,6 @@ CLAIMS: tuple[Claim, ...] = (
                  "privlab's QI-ordered assignment is; not machine-checked.",)),
 )
 
-TABLES = {k: v for k, v in tb.TABLES.items() if not k.startswith("ins15")}
+# = the tables of tcloseness.tables.TABLES whose id does not start with "ins15"
+TABLES = {"thesis-7.5": tb.table_thesis_7_5, "thesis-7.6": tb.table_thesis_7_6,
+          "thesis-7.2.2-rounding": tb.table_rounding, "tcloseness-utility": tb.table_utility}

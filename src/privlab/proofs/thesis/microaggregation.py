@@ -28,19 +28,17 @@ Findings (checkers: :mod:`privlab.verify.microaggregation.insensitivity`,
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from privlab.mechanisms.microaggregation import corner_sequence
-from privlab.proofs.thesis.ch3_tables import TABLES as _TABLES
-from privlab.proofs.thesis.ch3_tables import corr_experiment, load_census, synthetic_census
+from privlab.proofs.lazyref import lazy_module
 from privlab.types import CheckResult, Claim, Method
-from privlab.verify.microaggregation.insensitivity import (
-    check_centroid_sensitivity,
-    check_insensitive,
-)
-from privlab.verify.microaggregation.prob_kanon import check_probabilistic_k_anonymity
+
+if TYPE_CHECKING:  # loaded on first call of a check (see privlab.proofs.lazyref)
+    import numpy as np
+
+    from privlab.proofs.thesis import ch3_tables as _tb
+else:
+    _tb = lazy_module("privlab.proofs.thesis.ch3_tables")
 
 F, IRM = "000_65177858bc9aa63c.txt", "004_e4358174ca440815.txt"
 
@@ -48,10 +46,14 @@ F, IRM = "000_65177858bc9aa63c.txt", "004_e4358174ca440815.txt"
 @cache
 def _search(algorithm: str, k: int, ms: tuple[int, ...] = (1, 2), examples: int = 150
             ) -> CheckResult:
+    from privlab.verify.microaggregation.insensitivity import check_insensitive
+
     return check_insensitive(algorithm, k=k, ms=ms, hypothesis_examples=examples)
 
 
 def check_def_12_mdav() -> CheckResult:
+    from privlab.verify.microaggregation.insensitivity import check_insensitive
+
     res = {k: _search("mdav", k) for k in (2, 3)}
     k1 = check_insensitive("mdav", k=1, ms=(1, 2), n_max=4, hypothesis_examples=50)
     found = all(not r.holds and r.counterexample is not None for r in res.values())
@@ -102,19 +104,24 @@ def check_prop_7_if() -> CheckResult:
                                             if r.counterexample), None))
 
 
-PREORDER_PAIR = (
-    np.array([[0, 0], [1, 1], [0, 2], [2, 0], [2, 2], [3, 3]], dtype=float),
-    np.array([[0, 0], [1, 1], [2, 0], [0, 2], [2, 2], [3, 2]], dtype=float),
-)
-"""Two presentations of neighbouring data sets: (0, 2) and (2, 0) tie in distance to the lower
-corner; X′ lists them the other way round and replaces (3, 3) by (3, 2)."""
+@cache
+def _preorder_pair() -> tuple[np.ndarray, np.ndarray]:
+    """``PREORDER_PAIR``: two presentations of neighbouring data sets: (0, 2) and (2, 0) tie in
+    distance to the lower corner; X′ lists them the other way round and replaces (3, 3) by
+    (3, 2)."""
+    import numpy as np
+
+    return (np.array([[0, 0], [1, 1], [0, 2], [2, 0], [2, 2], [3, 3]], dtype=float),
+            np.array([[0, 0], [1, 1], [2, 0], [0, 2], [2, 2], [3, 2]], dtype=float))
 
 
 def check_prop_7_only_if(*, control: str = "preorder-control") -> CheckResult:
     """``control="insensitive-mdav"`` is a mutant: a fixed total order in place of the
     preorder, claimed to fail."""
+    from privlab.verify.microaggregation.insensitivity import check_insensitive
+
     dep = _search("mdav", 3)
-    x, xp = PREORDER_PAIR
+    x, xp = _preorder_pair()
     pre = check_insensitive(control, x, xp, k=3, bounds=[0, 3])
     fixed = check_insensitive("insensitive-mdav", x, xp, k=3, bounds=[0, 3])
     ok = (not dep.holds) and (not pre.holds) and fixed.holds
@@ -133,6 +140,8 @@ def check_prop_7_only_if(*, control: str = "preorder-control") -> CheckResult:
 
 def check_hamming_sequence(*, sequence: Any = None) -> CheckResult:
     """``sequence(m, n)`` (default: privlab's corner_sequence; a mutant passes another)."""
+    from privlab.mechanisms.microaggregation import corner_sequence
+
     seq_of = corner_sequence if sequence is None else sequence
     bad = []
     for m in range(1, 7):
@@ -158,6 +167,8 @@ def check_hamming_sequence(*, sequence: Any = None) -> CheckResult:
 
 
 def check_irm_lemma_1(*, bound_factor: float = 1.0) -> CheckResult:
+    from privlab.verify.microaggregation.insensitivity import check_centroid_sensitivity
+
     cases = [(4, 2), (5, 2), (7, 3), (9, 3)]
     res = {f"n={n},k={k}": check_centroid_sensitivity("individual-ranking", k=k, n=n, m=1,
                                                       bound=bound_factor / k, restarts=6,
@@ -173,22 +184,46 @@ def check_irm_lemma_1(*, bound_factor: float = 1.0) -> CheckResult:
 
 
 def check_multivariate_scale() -> CheckResult:
+    from privlab.verify.microaggregation.insensitivity import check_centroid_sensitivity
+
     r = check_centroid_sensitivity("insensitive-mdav", k=2, n=4, m=2, bound=2 / 2, restarts=6,
                                    iterations=150, grid=3, rng=7)
     return CheckResult(holds=r.holds, claim=r.claim, value=r.value, method=Method.NUMERIC,
                        evidence=dict(r.evidence), counterexample=r.counterexample)
 
 
-REID_DATA = (np.array([[1, 5], [2, 3], [3, 9], [4, 1], [5, 2], [6, 7]], dtype=float),
-             np.array([10, 40, 20, 50, 30, 60], dtype=float))
+@cache
+def _reid_data() -> tuple[np.ndarray, np.ndarray]:
+    """``REID_DATA``: quasi-identifiers and confidential values of the re-identification
+    checks."""
+    import numpy as np
+
+    return (np.array([[1, 5], [2, 3], [3, 9], [4, 1], [5, 2], [6, 7]], dtype=float),
+            np.array([10, 40, 20, 50, 30, 60], dtype=float))
 
 
-TIED_C = np.array([10, 10, 20, 20, 20, 30], dtype=float)
+@cache
+def _tied_c() -> np.ndarray:
+    """``TIED_C``: confidential values with ties."""
+    import numpy as np
+
+    return np.array([10, 10, 20, 20, 20, 30], dtype=float)
+
+
+_CONSTANTS = {"PREORDER_PAIR": _preorder_pair, "REID_DATA": _reid_data, "TIED_C": _tied_c}
+
+
+def __getattr__(name: str) -> Any:  # PEP 562: module constants built on first use (numpy)
+    if name in _CONSTANTS:
+        return _CONSTANTS[name]()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def check_reid_bound_ties() -> CheckResult:
-    q, _ = REID_DATA
-    r = check_probabilistic_k_anonymity(q, TIED_C, 3, method="ir-swap")
+    from privlab.verify.microaggregation.prob_kanon import check_probabilistic_k_anonymity
+
+    q, _ = _reid_data()
+    r = check_probabilistic_k_anonymity(q, _tied_c(), 3, method="ir-swap")
     return CheckResult(holds=r.holds, claim="IR-SWAP with tied confidential values (ties in the "
                        "ranking broken by the other attributes) keeps re-identification ≤ 1/k",
                        value=r.value, method=Method.EXACT, evidence=dict(r.evidence),
@@ -196,7 +231,9 @@ def check_reid_bound_ties() -> CheckResult:
 
 
 def check_reid_bound() -> CheckResult:
-    q, c = REID_DATA
+    from privlab.verify.microaggregation.prob_kanon import check_probabilistic_k_anonymity
+
+    q, c = _reid_data()
     good = {f"{m} k={k}": check_probabilistic_k_anonymity(q, c, k, method=m)
             for m in ("mdav-swap", "ir-swap") for k in (2, 3)}
     ctrl = {"reverse": check_probabilistic_k_anonymity(q, c, 3, mechanism="reverse"),
@@ -219,6 +256,7 @@ def check_reid_bound() -> CheckResult:
 @cache
 def _table_rows() -> tuple[list[dict[str, Any]], dict[str, Any]]:
     from privlab.proofs.provenance import provenance
+    from privlab.proofs.thesis.ch3_tables import corr_experiment, load_census, synthetic_census
 
     x = load_census()
     synthetic = x is None
@@ -352,4 +390,4 @@ CLAIMS: tuple[Claim, ...] = (
           check=check_table_3_11, notes=("EIA data set not available: inconclusive.",)),
 )
 
-TABLES: dict[str, Any] = dict(_TABLES)
+TABLES: dict[str, Any] = {"thesis-3.10": _tb.table_thesis_3_10}  # = ch3_tables.TABLES

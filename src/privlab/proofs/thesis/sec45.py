@@ -20,25 +20,9 @@ from fractions import Fraction
 from typing import Any
 
 import mpmath
-import numpy as np
 
-from privlab.mechanisms.noise.box_staircase import (
-    BoxStaircase,
-    HalfStepBoxStaircase,
-    OversizedCoreBoxStaircase,
-    WrongRatioBoxStaircase,
-)
-from privlab.mechanisms.noise.l1_staircase import HalfStepL1Staircase, L1BallStaircase
 from privlab.proofs.thesis import sec45_tables as tb
 from privlab.types import CheckResult, Claim, Method, Table
-from privlab.verify.noise.multivariate import (
-    check_core_slack,
-    check_marginal_variances,
-    check_printed_recursion,
-    check_shell_dp,
-    check_shell_recursion,
-    check_theorem3_conditions,
-)
 
 SRC = tb.SRC
 
@@ -50,6 +34,15 @@ def check_prop_1(*, event_factor: float = 1.0) -> CheckResult:
     ratio P(Y ∈ A)/P(Y + δ ∈ A) of a small box A around its extremal pair (exact box
     probabilities); (⇐) for the correct construction, 200 random boxes A and vertex shifts δ
     never exceed e^ε (exact, mpmath)."""
+    import numpy as np
+
+    from privlab.mechanisms.noise.box_staircase import (
+        HalfStepBoxStaircase,
+        OversizedCoreBoxStaircase,
+        WrongRatioBoxStaircase,
+    )
+    from privlab.verify.noise.multivariate import check_shell_dp
+
     mechs = [tb.example5(), WrongRatioBoxStaircase(epsilon=1.0, sensitivity=tb.S, core=tb.Z),
              HalfStepBoxStaircase(epsilon=1.0, sensitivity=tb.S, core=tb.Z),
              OversizedCoreBoxStaircase(epsilon=1.0, sensitivity=tb.S, core=(2.0, 20.0))]
@@ -134,6 +127,9 @@ def check_def_9(*, claimed_delta: int = 11) -> CheckResult:
 
 # ---- Theorem 3 -----------------------------------------------------------------------------
 def _thm3_panel() -> list[Any]:
+    from privlab.mechanisms.noise.box_staircase import BoxStaircase
+    from privlab.mechanisms.noise.l1_staircase import L1BallStaircase
+
     return [tb.example5(), BoxStaircase(epsilon=0.5, sensitivity=(1.0, 2.0, 0.5),
                                         core=(0.3, 0.0, 0.5)),
             BoxStaircase(epsilon=2.0, sensitivity=(3.0,), core=(1.2,)),
@@ -147,6 +143,20 @@ def check_thm_3(*, panel: list[Any] | None = None) -> CheckResult:
     proof's optimality step holds (every shell i ≥ 1 is reached from S_{i−1} in one S_f step by
     construction; no mass of S_0 can move towards 0: check_core_slack).  The controls show what
     each condition does (evidence only)."""
+    from privlab.mechanisms.noise.box_staircase import (
+        BoxStaircase,
+        HalfStepBoxStaircase,
+        OversizedCoreBoxStaircase,
+        WrongRatioBoxStaircase,
+    )
+    from privlab.mechanisms.noise.l1_staircase import HalfStepL1Staircase
+    from privlab.verify.noise.multivariate import (
+        check_core_slack,
+        check_shell_dp,
+        check_shell_recursion,
+        check_theorem3_conditions,
+    )
+
     rows, ok = [], True
     for m in _thm3_panel() if panel is None else panel:  # another panel: a mutant
         checks = {"dp": check_shell_dp(m), "recursion": check_shell_recursion(m)}
@@ -184,6 +194,8 @@ def check_thm_3(*, panel: list[Any] | None = None) -> CheckResult:
 
 
 def check_thm_3_recursion_index() -> CheckResult:
+    from privlab.verify.noise.multivariate import check_printed_recursion
+
     return check_printed_recursion(tb.example5())
 
 
@@ -228,6 +240,10 @@ def check_ex_5(*, perturb: float = 0.0) -> CheckResult:
     """Variances of Example 5: Laplace 2·11²; box staircase by the exact series, cross-checked by
     quadrature; the printed marginal formula equals the lab's marginal at 40 points per axis;
     printed values compared at their printed precision."""
+    import numpy as np
+
+    from privlab.verify.noise.multivariate import check_marginal_variances
+
     mech, lap = tb.example5(), tb.example5_laplace()
     quad = check_marginal_variances(mech, dps=25)
     pts = np.linspace(0.0, 30.0, 41)[1:] + 1e-3

@@ -6,14 +6,15 @@ only fill the ``paper_*`` columns and are never used as expected values.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import mpmath
 
-from privlab.mechanisms.noise.box_staircase import BoxStaircase
-from privlab.mechanisms.noise.l1_staircase import L1BallStaircase
-from privlab.mechanisms.noise.multi_laplace import IndependentLaplace
 from privlab.types import Table
+
+if TYPE_CHECKING:  # annotations only
+    from privlab.mechanisms.noise.box_staircase import BoxStaircase
+    from privlab.mechanisms.noise.multi_laplace import IndependentLaplace
 
 SRC = "000_65177858bc9aa63c.txt §4.5"
 EPS = 1.0
@@ -30,10 +31,14 @@ LEVELS = (0.99, 0.95, 0.90)
 
 
 def example5() -> BoxStaircase:
+    from privlab.mechanisms.noise.box_staircase import BoxStaircase
+
     return BoxStaircase(epsilon=EPS, sensitivity=S, core=Z)
 
 
 def example5_laplace() -> IndependentLaplace:
+    from privlab.mechanisms.noise.multi_laplace import IndependentLaplace
+
     return IndependentLaplace.for_box(EPS, S)
 
 
@@ -117,6 +122,8 @@ def table_ex5() -> Table:
 def table_optimal_core() -> Table:
     """Example 5's sensitivity box: the thesis's core s/10 against the cores chosen by the lab's
     objectives, with the Laplace baseline."""
+    from privlab.mechanisms.noise.box_staircase import BoxStaircase
+
     lap = example5_laplace()
     lreg = lap.confidence_region(0.95)
     rows = [{"core": "laplace", "z1": None, "z2": None, "var1": lap.variances()[0],
@@ -135,6 +142,9 @@ def table_optimal_core() -> Table:
 
 def table_l1() -> Table:
     """L1-ball sensitivity sets (d = 2, 3): optimal shell noise against Laplace."""
+    from privlab.mechanisms.noise.l1_staircase import L1BallStaircase
+    from privlab.mechanisms.noise.multi_laplace import IndependentLaplace
+
     rows = []
     for d in (2, 3):
         s = (1.0,) * d

@@ -140,26 +140,26 @@ def _within_one(a: dict[Any, int], b: dict[Any, int], size_gap: int) -> bool:
     return only_a - size_gap <= 1
 
 
-def _correspond_small(xa: np.ndarray, la: np.ndarray, xb: np.ndarray, lb: np.ndarray
-                      ) -> dict[str, Any]:
-    """Same decision as :func:`_correspond_sparse` for small inputs (Counters, Kuhn's
-    augmenting paths) — cheaper than building sparse matrices."""
-    from collections import Counter
+Counts = tuple[list[Any], dict[Any, dict[tuple[float, ...], int]], dict[Any, int]]
+"""Clusters of one partition: (sorted labels, label → record → count, label → size)."""
 
-    def counts(x: np.ndarray, labels: np.ndarray
-               ) -> tuple[list[Any], dict[Any, dict[tuple[float, ...], int]], dict[Any, int]]:
-        lab = labels.tolist()
-        keys = sorted(set(lab))
-        cnt: dict[Any, dict[tuple[float, ...], int]] = {c: {} for c in keys}
-        size = dict.fromkeys(keys, 0)
-        for rec, c in zip(map(tuple, x.tolist()), lab, strict=True):
-            d = cnt[c]
-            d[rec] = d.get(rec, 0) + 1
-            size[c] += 1
-        return keys, cnt, size
 
-    ka, ca_d, na = counts(xa, la)
-    kb, cb_d, nb = counts(xb, lb)
+def _counts(x: np.ndarray, labels: np.ndarray) -> Counts:
+    lab = labels.tolist()
+    keys = sorted(set(lab))
+    cnt: dict[Any, dict[tuple[float, ...], int]] = {c: {} for c in keys}
+    size = dict.fromkeys(keys, 0)
+    for rec, c in zip(map(tuple, x.tolist()), lab, strict=True):
+        d = cnt[c]
+        d[rec] = d.get(rec, 0) + 1
+        size[c] += 1
+    return keys, cnt, size
+
+
+def _match(a: Counts, b: Counts) -> tuple[int, dict[int, int]]:
+    """Maximum matching of compatible clusters (Kuhn's augmenting paths): (size, match_b)."""
+    ka, ca_d, na = a
+    kb, cb_d, nb = b
     adj = [[j for j, b in enumerate(kb) if _within_one(ca_d[a], cb_d[b], na[a] - nb[b])]
            for a in ka]
     match_b: dict[int, int] = {}
@@ -175,6 +175,40 @@ def _correspond_small(xa: np.ndarray, la: np.ndarray, xb: np.ndarray, lb: np.nda
         return False
 
     matched = sum(augment(i, set()) for i in range(len(ka)))
+    return matched, match_b
+
+
+def _small_counts(x: np.ndarray, labels: np.ndarray) -> list[Counts] | None:
+    """:func:`_counts` of each partition of :func:`clusters_correspond`, or None when a
+    partition is large enough for :func:`_correspond_sparse`."""
+    out = []
+    for xa, la in _partitions(np.asarray(x, dtype=float), np.asarray(labels)):
+        la = np.asarray(la, dtype=np.int64)
+        if len(la) > 64:
+            return None
+        out.append(_counts(xa, la))
+    return out
+
+
+def _holds_counts(a: list[Counts], b: list[Counts]) -> bool:
+    """``clusters_correspond(...)["holds"]`` from :func:`_small_counts` of both sides."""
+    if len(a) != len(b):
+        raise InvalidParameter("the two clusterings have different numbers of partitions")
+    for pa, pb in zip(a, b, strict=True):
+        if len(pa[0]) != len(pb[0]) or _match(pa, pb)[0] != len(pa[0]):
+            return False
+    return True
+
+
+def _correspond_small(xa: np.ndarray, la: np.ndarray, xb: np.ndarray, lb: np.ndarray
+                      ) -> dict[str, Any]:
+    """Same decision as :func:`_correspond_sparse` for small inputs (Counters, Kuhn's
+    augmenting paths) — cheaper than building sparse matrices."""
+    from collections import Counter
+
+    ka, ca_d, na = _counts(xa, la)
+    kb, cb_d, nb = _counts(xb, lb)
+    matched, match_b = _match((ka, ca_d, na), (kb, cb_d, nb))
     holds = len(ka) == len(kb) and matched == len(ka)
     out: dict[str, Any] = {"holds": bool(holds), "clusters": (len(ka), len(kb)),
                            "matched": matched}
@@ -400,6 +434,7 @@ def _exhaust(fn: Labeler, k: int, n: int, m: int, g: int) -> tuple[dict[str, Any
     npts = len(pts)
     bounds = np.array([[0.0, float(g - 1)]] * m)
     cache: dict[tuple[int, ...], np.ndarray] = {}
+    counted: dict[tuple[int, ...], list[Counts] | None] = {}
 
     def labels(combo: tuple[int, ...]) -> np.ndarray:
         lab = cache.get(combo)
@@ -408,10 +443,17 @@ def _exhaust(fn: Labeler, k: int, n: int, m: int, g: int) -> tuple[dict[str, Any
             cache[combo] = lab
         return lab
 
+    def counts(combo: tuple[int, ...]) -> list[Counts] | None:
+        # clusters_correspond's per-partition counts, computed once per data set
+        if combo not in counted:
+            counted[combo] = _small_counts(pts[list(combo)], labels(combo))
+        return counted[combo]
+
     pairs = 0
     for combo in itertools.combinations_with_replacement(range(npts), n):
         xa = pts[list(combo)]
         la = labels(combo)
+        ca = counts(combo)
         seen: set[int] = set()
         for pos, c in enumerate(combo):
             if c in seen:
@@ -419,9 +461,12 @@ def _exhaust(fn: Labeler, k: int, n: int, m: int, g: int) -> tuple[dict[str, Any
             seen.add(c)
             for c2 in range(c + 1, npts):  # each unordered pair once
                 other = tuple(sorted((*combo[:pos], c2, *combo[pos + 1:])))
+                cb = counts(other)
+                pairs += 1
+                if ca is not None and cb is not None and _holds_counts(ca, cb):
+                    continue  # the same decision as clusters_correspond(...)["holds"]
                 xb = pts[list(other)]
                 res = clusters_correspond(xa, la, xb, labels(other))
-                pairs += 1
                 if not res["holds"]:
                     # present x_prime with the changed record in the same row as in x
                     xp = xa.copy()

@@ -26,9 +26,10 @@ records up to order (enough for shuffled rows, whose law depends on the multiset
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -95,24 +96,35 @@ def categorical_law(rel: MixedDPRelease, records: Sequence[Sequence[Any]]
             key = tuple(pick[owner[i]][0] for i in range(n))
             law[key] += math.prod(p for _, p in pick)
         return dict(law)
+    # state: multiset of released rows (sorted distinct (row, count) pairs) → probability;
+    # adding a cluster's draw t inserts (t, size) or raises t's count, keeping the order that
+    # sorted(Counter(...).items()) gives
     state: dict[tuple[Any, ...], float] = {(): 1.0}
+    bisect_left = bisect.bisect_left
     for members, opts in zip(clusters, choices, strict=True):
         nxt: dict[tuple[Any, ...], float] = defaultdict(float)
+        size = len(members)
         for key, p in state.items():
+            rows = [t for t, _ in key]
+            n_rows = len(rows)
             for t, pt in opts:
-                cnt = Counter(dict(key))
-                cnt[t] += len(members)
-                nxt[tuple(sorted(cnt.items()))] += p * pt
+                i = bisect_left(rows, t)
+                if i < n_rows and rows[i] == t:
+                    new = (*key[:i], (t, key[i][1] + size), *key[i + 1:])
+                else:
+                    new = (*key[:i], (t, size), *key[i:])
+                nxt[new] += p * pt
         state = nxt
     return dict(state)
 
 
 def _numeric_loss(rel: MixedDPRelease, x: Sequence[Sequence[Any]],
-                  y: Sequence[Sequence[Any]]) -> float:
+                  y: Sequence[Sequence[Any]], cx: list[list[int]] | None = None) -> float:
+    """``cx``: ``_clusters(rel, x)`` when the caller has it already."""
     num = [j for j, a in enumerate(rel.attributes) if isinstance(a, NumericDomain)]
     if not num:
         return 0.0
-    cx, cy = _clusters(rel, x), _clusters(rel, y)
+    cx, cy = _clusters(rel, x) if cx is None else cx, _clusters(rel, y)
     by_rank = rel.rows == "shuffled" and rel.k >= 2 and rel.microaggregation != "none"
     if not by_rank:
         if sorted(map(tuple, cx)) != sorted(map(tuple, cy)):
@@ -155,6 +167,16 @@ def exact_mixed_loss(rel: MixedDPRelease, records: Sequence[Sequence[Any]],
     base = _cached_law(rel, records, cache)
     domain = list(itertools.product(*_values(rel, grid)))
     worst_c, at_c, worst_n, at_n, count = 0.0, None, 0.0, None, 0
+    base_clusters = _clusters(rel, records)
+    reprs: dict[tuple[Any, ...], str] = {}  # outputs are built of str concepts: equal
+    # outputs have equal reprs, so each repr is computed once
+
+    def by_repr(o: tuple[Any, ...]) -> str:
+        r = reprs.get(o)
+        if r is None:
+            r = reprs[o] = repr(o)
+        return r
+
     for i in range(len(records)):
         for new in domain:
             if tuple(records[i]) == new:
@@ -163,14 +185,14 @@ def exact_mixed_loss(rel: MixedDPRelease, records: Sequence[Sequence[Any]],
             other[i] = list(new)
             count += 1
             law2 = _cached_law(rel, other, cache)
-            for o in sorted(set(base) | set(law2), key=repr):  # deterministic witness
+            for o in sorted(set(base) | set(law2), key=by_repr):  # deterministic witness
                 r = _ratio(base.get(o, 0.0), law2.get(o, 0.0))
                 if r > worst_c:
                     worst_c, at_c = r, {"record": i, "replaced_by": list(new),
                                         "output": [list(t) if isinstance(t, tuple) else t
                                                    for t in o],
                                         "p_x": base.get(o, 0.0), "p_x_prime": law2.get(o, 0.0)}
-            ln = _numeric_loss(rel, records, other)
+            ln = _numeric_loss(rel, records, other, base_clusters)
             if ln > worst_n:
                 worst_n, at_n = ln, {"record": i, "replaced_by": list(new)}
     return {"categorical_loss": worst_c, "categorical_at": at_c, "numerical_loss": worst_n,
