@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import special, stats
+from scipy import special
 
 __all__ = ["kb_bins"]
 
@@ -23,6 +23,8 @@ __all__ = ["kb_bins"]
 def kb_bins(p_b: NDArray[np.float64], n_b: int, kbins: int, tail: float = 1e-12
             ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
     """(k, weight, outside): bin low ends, per-cell bin masses, per-cell mass outside."""
+    from scipy import stats  # not at import: scipy.stats costs ~0.5 s
+
     lo = int(stats.binom.ppf(tail, n_b, float(p_b.min())))
     hi = int(stats.binom.isf(tail, n_b, float(p_b.max())))
     lo, hi = max(lo - 1, 0), min(hi + 1, n_b)

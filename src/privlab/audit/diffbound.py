@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import stats
+from scipy import special
 
 from privlab import _validate as v
 from privlab.audit.binomgrid import kb_bins
@@ -59,6 +59,8 @@ def _pval(d0: float, t: float, n_a: int, n_b: int, c: float, grid: np.ndarray,
     k, weight, outside = kb_bins(p_b, n_b, KBINS, TAIL)
     x = n_a * (t + c * k / n_b)
     need = np.ceil(x - 1e-9 * np.maximum(1.0, np.abs(x)))  # rounding down only enlarges P
+    from scipy import stats  # not at import: scipy.stats costs ~0.5 s
+
     sf = stats.binom.sf(need[None, :] - 1, n_a, p_a[:, None])
     body = np.sum(weight * sf, axis=1)
     return gamma + float(np.max(np.minimum(1.0, body + outside)))
@@ -82,7 +84,7 @@ def delta_lower(k_a: int, n_a: int, k_b: int, n_b: int, c: float, alpha: float, 
     lo, hi = 0.0, t
     sd = math.sqrt((k_a / n_a) * (1 - k_a / n_a) / n_a + c * c * (k_b / n_b)
                    * (1 - k_b / n_b) / n_b)
-    z = float(stats.norm.isf(alpha))
+    z = float(-special.ndtri(alpha))  # = scipy.stats.norm.isf
     for f_lo, f_hi in ((1.25, 0.85), (2.0, 0.5)):
         a, b = t - f_lo * z * sd, t - f_hi * z * sd
         if a > lo and _pval(a, t, n_a, n_b, c, grid, g) <= alpha:

@@ -35,7 +35,7 @@ from typing import Any
 import attrs
 import numpy as np
 from numpy.typing import NDArray
-from scipy import stats
+from scipy import special
 
 from privlab.audit.bounds import cp_lower, cp_upper
 
@@ -201,7 +201,7 @@ def score_joint(big: IntArray, small: IntArray, n_sel: IntArray | int, n_est: in
     would have fewer than ``JOINT_MIN_COUNT`` expected hits (the normal width is then
     optimistic and the Bonferroni bound is the safer choice)."""
     p_big, p_small = penalised or penalised_probabilities(big, small, n_sel, alpha, sel_alpha)
-    z = float(stats.norm.isf(alpha - alpha / 20.0))
+    z = float(-special.ndtri(alpha - alpha / 20.0))  # = scipy.stats.norm.isf
     with np.errstate(divide="ignore", invalid="ignore"):
         net = np.maximum(p_big - delta, 1e-300)
         var = (p_big * (1 - p_big) / net**2 + (1 - p_small) / np.maximum(p_small, 1e-300)) / n_est

@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import special, stats
+from scipy import special
 
 from privlab import _validate as v
 from privlab.audit.binomgrid import kb_bins
@@ -144,7 +144,7 @@ def ratio_lower(k_a: int, n_a: int, k_b: int, n_b: int, alpha: float, delta: flo
     pa, pb = (k_a + 0.5) / n_a, (k_b + 0.5) / n_b
     est = math.log((pa - delta) / pb) if pa > delta else 0.0
     var = (1 - pa) * pa / n_a / max(pa - delta, 1e-300) ** 2 + (1 - pb) / (n_b * pb)
-    z = float(stats.norm.isf(alpha))
+    z = float(-special.ndtri(alpha))  # = scipy.stats.norm.isf
     lo, hi = 0.0, EPS_MAX
     zero_rejected = False
     guesses = (est - 1.3 * z * math.sqrt(var), est - 0.7 * z * math.sqrt(var)) if var > 0 else ()
