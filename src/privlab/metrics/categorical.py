@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from privlab.errors import InvalidParameter
-from privlab.mechanisms.microaggregation.categorical import SemanticSpace, distinct
+from privlab.mechanisms.microaggregation.categorical import SemanticSpace
 
 __all__ = ["semantic_record_linkage", "semantic_sse"]
 
@@ -46,17 +46,33 @@ def semantic_sse(space: SemanticSpace, original: Any, release: Any) -> Any:
     return float(s) if s.ndim == 0 else s
 
 
+def _distinct_keys(keys: np.ndarray, stride: np.ndarray, sizes: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(distinct tuples (P, m) in lexicographic order, counts (P,), inverse) of the tuples with
+    mixed-radix keys ``keys`` — what ``np.unique(rows, axis=0)`` gives (the key order is the
+    lexicographic order), by counting over the key space when it is small."""
+    total = int(np.prod(sizes.astype(np.float64)))
+    if total <= max(1 << 16, 4 * keys.size):
+        cnt = np.bincount(keys, minlength=total)
+        ukeys = np.flatnonzero(cnt)
+        rank = np.zeros(total, dtype=np.int64)
+        rank[ukeys] = np.arange(ukeys.size)
+        inv, w = rank[keys], cnt[ukeys]
+    else:
+        ukeys, inv, w = np.unique(keys, return_inverse=True, return_counts=True)
+    u = (ukeys[:, None] // stride[None, :]) % sizes[None, :]
+    return u.astype(np.int64), w.astype(np.int64), inv.ravel().astype(np.int64)
+
+
 def semantic_record_linkage(space: SemanticSpace, original: Any, release: Any,
                             per_record: bool = False) -> Any:
     """RL (%) of one release (n, m), or of each of several (runs, n, m) (then an array);
     ``per_record=True`` also returns Pr(x′_j) with the release's shape minus the last axis."""
     x, r = _pair(space, original, release)
-    u, w, inv = distinct(x)
     flat = r.reshape(-1, space.m)
     stride = np.cumprod(np.r_[1, space.sizes[::-1][:-1]])[::-1]  # mixed-radix tuple key
-    _, first, vinv = np.unique(flat @ stride, return_index=True, return_inverse=True)
-    v = flat[first]
-    vinv = vinv.ravel()
+    u, w, inv = _distinct_keys(x @ stride, stride, space.sizes)
+    v, _, vinv = _distinct_keys(flat @ stride, stride, space.sizes)
     d = np.zeros((len(v), len(u)))
     for j in range(space.m):
         t = space.dist[j][v[:, j][:, None], u[:, j][None, :]]

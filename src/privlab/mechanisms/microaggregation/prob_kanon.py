@@ -96,11 +96,23 @@ def _confidential(conf: Any, names: tuple[str, ...]) -> tuple[int, ...]:
 
 def swap_within(labels: np.ndarray, g: np.random.Generator) -> np.ndarray:
     """A uniformly random permutation ``p`` of the rows that maps each group onto itself:
-    row i receives the value of row ``p[i]`` (same group)."""
+    row i receives the value of row ``p[i]`` (same group).
+
+    Groups in label order with rows ascending (``grouped``), and the same groups with their
+    rows ordered by one uniform draw each (``shuffled``; ties by row): the lexicographic
+    orders (label, row) and (label, draw, row), computed as stable sorts by label after an
+    order of the rows (radix sorts for small labels)."""
     n = labels.shape[0]
-    # groups in label order, rows ascending; and the same groups in a random order inside
-    grouped = np.lexsort(np.stack([np.arange(n), labels]))
-    shuffled = np.lexsort(np.stack([g.random(n), labels.astype(float)]))
+    lab = np.asarray(labels)
+    if n and lab.dtype.kind in "iu" and 0 <= lab.min() and lab.max() < 1 << 16:
+        lab = lab.astype(np.uint16)
+    grouped = np.argsort(lab, kind="stable")
+    u = g.random(n)
+    by_draw = np.argsort(u)
+    su = u[by_draw]
+    if np.any(su[1:] == su[:-1]):  # tied draws: keep the row order among them
+        by_draw = np.argsort(u, kind="stable")
+    shuffled = by_draw[np.argsort(lab[by_draw], kind="stable")]
     p = np.empty(n, dtype=np.int64)
     p[grouped] = shuffled
     return p

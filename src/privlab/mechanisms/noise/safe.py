@@ -311,12 +311,17 @@ def check_discrete_dp(noise: DiscreteNoise, epsilon: float | None = None, *,
                            method=Method.EXHAUSTIVE, decided=False)
     ys = np.arange(-radius, radius + 1, dtype=np.int64)
     base = noise.cost(ys)
+    # cost(y + δ) for every δ ∈ [−K, K] (rows, δ ascending) as windows of one cost array;
+    # the first maximum in (δ, y) order, as a loop over δ keeping strict improvements gives
+    ext = noise.cost(np.arange(-radius - k, radius + k + 1, dtype=np.int64))
+    shifted = np.lib.stride_tricks.sliding_window_view(ext, ys.size)
     worst, arg = -1, (0, 0)
-    for delta in range(-k, k + 1):
-        diff = noise.cost(ys + delta) - base
-        i = int(np.argmax(diff))
-        if diff[i] > worst:
-            worst, arg = int(diff[i]), (int(ys[i]), delta)
+    block = max(1, (1 << 22) // ys.size)
+    for lo in range(0, 2 * k + 1, block):
+        diff = shifted[lo:lo + block] - base[None, :]
+        r, i = np.unravel_index(int(np.argmax(diff)), diff.shape)
+        if diff[r, i] > worst:
+            worst, arg = int(diff[r, i]), (int(ys[i]), int(lo + r) - k)
     loss = noise.unit * worst
     evidence.update(worst_cost_jump=worst, worst_log_ratio=loss,
                     worst_log_ratio_le_epsilon_prime=loss <= noise.epsilon_prime)

@@ -112,10 +112,33 @@ def _finite(v: np.ndarray) -> np.ndarray:
 
 
 # ---- d = 2 ------------------------------------------------------------------------------------
+_SECTIONS: dict[Any, tuple[Sequence[Any], tuple[float, float]]] = {}
+_SECTIONS_MAX = 8192
+
+
 def section_integral(norm: str, w: np.ndarray, comps: Sequence[Any], t: np.ndarray, r: float,
                      s: np.ndarray, q: float, lo: float, hi: float) -> tuple[float, float]:
     """∫_lo^hi p_1(x_1)·P_2(section of B(t, r) ∩ B(s, q) at x_1) dx_1 (d = 2) and its error
-    estimate |I_64 − I_128|; scipy ``quad`` when that exceeds ``QUAD_EPS``."""
+    estimate |I_64 − I_128|; scipy ``quad`` when that exceeds ``QUAD_EPS``.
+
+    Memoised per process on the exact inputs (the components by identity, kept alive by the
+    memo; the numbers by their bytes): a radius search, the law's ball mass and a pair check
+    meet the same balls."""
+    key = (norm, np.asarray(w, dtype=float).tobytes(), tuple(id(c) for c in comps),
+           np.asarray(t, dtype=float).tobytes(), np.asarray(s, dtype=float).tobytes(),
+           np.array([r, q, lo, hi], dtype=float).tobytes())
+    hit = _SECTIONS.get(key)
+    if hit is not None:
+        return hit[1]
+    out = _section_integral(norm, w, comps, t, r, s, q, lo, hi)
+    if len(_SECTIONS) >= _SECTIONS_MAX:
+        _SECTIONS.clear()
+    _SECTIONS[key] = (tuple(comps), out)
+    return out
+
+
+def _section_integral(norm: str, w: np.ndarray, comps: Sequence[Any], t: np.ndarray, r: float,
+                      s: np.ndarray, q: float, lo: float, hi: float) -> tuple[float, float]:
     c1, c2 = comps
 
     def half(x1: np.ndarray, c: np.ndarray, rad: float) -> np.ndarray:
@@ -182,12 +205,13 @@ def crossings(halves: Any, c1: float, c2: float, lo: float, hi: float,
     xs = np.linspace(lo, hi, 4097)
     g = gaps(xs)
     out: list[float] = []
+    # every row at once: crossings on a node, and sign changes between nodes (row by row)
+    on_rows, on_at = np.nonzero((g[:, 1:-1] == 0) & (g[:, :-2] * g[:, 2:] < 0))
+    ch_rows, ch_at = np.nonzero(np.isfinite(g[:, :-1]) & np.isfinite(g[:, 1:])
+                                & (g[:, :-1] * g[:, 1:] < 0))
     for row in range(g.shape[0]):
-        y = g[row]
-        on = np.flatnonzero((y[1:-1] == 0) & (y[:-2] * y[2:] < 0)) + 1  # crossing on a node
-        out.extend(float(xs[i]) for i in on)
-        idx = np.flatnonzero(np.isfinite(y[:-1]) & np.isfinite(y[1:]) & (y[:-1] * y[1:] < 0))
-        for i in idx:
+        out.extend(float(xs[i + 1]) for i in on_at[on_rows == row])
+        for i in ch_at[ch_rows == row]:
             def fn(z: float, row: int = row) -> float:  # = gaps(z)[row], that row only
                 return float(row_of(*clamped(np.array([z])), row)[0])
             out.append(float(optimize.brentq(fn, xs[i], xs[i + 1], xtol=1e-15)))
