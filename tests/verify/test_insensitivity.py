@@ -136,3 +136,50 @@ def test_cached_counts_decide_like_clusters_correspond(two_d: bool):
         outcomes.add(want)
         assert _holds_counts(_small_counts(x, la), _small_counts(xp, lb)) == want
     assert outcomes == {True, False}
+
+
+def _random_pair(rng: np.random.Generator, two_d: bool) -> tuple[np.ndarray, ...]:
+    """Neighbouring data sets with clusterings that often share clusters: X′'s labels are X's
+    with a few records moved (chains of moves included), or fresh random labels."""
+    n, m = int(rng.integers(2, 10)), int(rng.integers(1, 3))
+    x = rng.integers(0, 3, (n, m)).astype(float)  # few values: ties, identical clusters
+    xp = x.copy()
+    xp[rng.integers(0, n)] = rng.integers(0, 3, m)
+    q = int(rng.integers(1, 5))
+    shape = (n, m) if two_d else (n,)
+    la = rng.integers(0, q, shape)
+    if rng.random() < 0.25:
+        lb = rng.integers(0, q, shape)
+    else:
+        lb = la.copy()
+        flat = lb.reshape(-1)
+        for _ in range(int(rng.integers(0, 4))):
+            flat[rng.integers(0, flat.size)] = rng.integers(0, q + 1)
+    perm = rng.permutation(n)  # X′ in another row order
+    return x, la, xp[perm], lb[perm]
+
+
+@pytest.mark.parametrize("two_d", [False, True])
+def test_search_fast_path_decides_like_clusters_correspond(two_d: bool):
+    """The exhaustive search's decision from interned cluster ids (positive fast path, then
+    an exact matching) equals :func:`clusters_correspond`, with the cluster table shared by
+    all pairs as in the search; the cases where two or more clusters are left on each side
+    after matching identical ones include failures (a fast path accepting them is caught)."""
+    from collections import Counter
+
+    from privlab.verify.microaggregation.insensitivity import _ClusterTable, _small_counts
+
+    rng = np.random.default_rng(11 + two_d)
+    table = _ClusterTable()
+    seen: Counter[tuple[int, bool]] = Counter()
+    for _ in range(6000):
+        x, la, xp, lb = _random_pair(rng, two_d)
+        want = clusters_correspond(x, la, xp, lb)["holds"]
+        ca, cb = _small_counts(x, la), _small_counts(xp, lb)
+        a, b = (ca, table.sign(ca)), (cb, table.sign(cb))
+        assert table.holds(a, b) == want, (x, la, xp, lb)
+        for pa, pb in zip(a[1], b[1], strict=True):
+            left = Counter(pa) - Counter(pb)
+            seen[min(sum(left.values()), 2), want] += 1
+    assert seen[0, True] and seen[1, True] and seen[1, False]
+    assert seen[2, True] > 50 and seen[2, False] > 50
