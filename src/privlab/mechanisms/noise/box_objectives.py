@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -260,6 +261,28 @@ def _weights(kind: str, weights: Sequence[float] | None, d: int) -> tuple[float,
 def optimal_core(cls: type, epsilon: float, s: tuple[float, ...], objective: str,
                  *, weights: Sequence[float] | None = None,
                  level: float = 0.95) -> tuple[float, ...]:
+    """:func:`_optimal_core`, memoised per process (deterministic: a repeated call finds the
+    same core)."""
+    try:
+        key = (cls, epsilon, tuple(s), objective,
+               None if weights is None else tuple(weights), level)
+        hash(key)
+    except TypeError:  # unhashable arguments: no memo
+        return _optimal_core(cls, epsilon, s, objective, weights=weights, level=level)
+    return _optimal_core_memo(*key)
+
+
+def _optimal_core_key(cls: type, epsilon: float, s: tuple[float, ...], objective: str,
+                      weights: tuple[float, ...] | None, level: float) -> tuple[float, ...]:
+    return _optimal_core(cls, epsilon, s, objective, weights=weights, level=level)
+
+
+_optimal_core_memo = functools.lru_cache(maxsize=256)(_optimal_core_key)
+
+
+def _optimal_core(cls: type, epsilon: float, s: tuple[float, ...], objective: str,
+                  *, weights: Sequence[float] | None = None,
+                  level: float = 0.95) -> tuple[float, ...]:
     """z = t·s minimising the objective over t ∈ [0, 1]^d: a 41-point scan of the diagonal
     t = c·(1, …, 1), then bounded Powell searches from the best diagonal point and from t = ½
     (numerical; the objective itself is evaluated in closed form)."""

@@ -308,12 +308,59 @@ def _optimal_d(cls: type[Staircase], eps: float, delta: float, objective: str,
         return member(d).objective_value(objective)
 
     grid = np.linspace(0.0, delta, 401)
-    vals = np.array([f(g) for g in grid])
+    if standard and _plain_objectives(cls):
+        vals = _grid_values(proto, grid, objective)
+    else:
+        vals = np.array([f(g) for g in grid])
     j = int(np.argmin(vals))
     lo, hi = grid[max(j - 1, 0)], grid[min(j + 1, len(grid) - 1)]
     res = optimize.minimize_scalar(f, bounds=(lo, hi), method="bounded",
                                    options={"xatol": 1e-13 * delta})
     return float(res.x) if res.fun <= vals[j] else float(grid[j])
+
+
+_OBJECTIVE_ATTRS = ("rate", "width", "r", "m0", "p0", "variance", "mean_abs", "objective_value",
+                   "ci_halfwidth", "_abs_icdf")
+
+
+def _plain_objectives(cls: type[Staircase]) -> bool:
+    """True when ``cls`` computes its objectives with :class:`Staircase`'s own code."""
+    return all(getattr(cls, a) is getattr(Staircase, a) for a in _OBJECTIVE_ATTRS)
+
+
+def _grid_values(proto: Staircase, grid: Array, objective: str) -> Array:
+    """``[member(d).objective_value(objective) for d in grid]`` for members of ``proto``'s
+    class, vectorised over d with the very same floats: every operation is the scalar code's,
+    in the same order, applied elementwise (IEEE +, −, ×, ÷ are exact-rounded either way);
+    where the scalar code calls :mod:`math` (``**``, ``log1p``) it is still called per element,
+    and where it calls numpy ufuncs (``log1p``, ``expm1``, ``floor`` on a 0-d array) the same
+    ufuncs run on the whole array (elementwise kernels: same value for every element)."""
+    one_of("objective", objective, OBJECTIVES)
+    d = np.array([float(g) for g in grid])
+    w, rate, r = proto.width, proto.rate, proto.r
+    one_m_r = -math.expm1(-rate)
+    m0 = one_m_r / (2.0 * (d * one_m_r + r * w))
+    if objective == "variance":
+        q = -math.expm1(-rate)
+        s0 = r / q
+        s1 = r * (d / q + w * r / q**2)
+        s2 = r * (d * d / q + 2 * d * w * r / q**2 + w * w * r * (1 + r) / q**3)
+        d3 = np.array([x**3 for x in d.tolist()])
+        return 2.0 * m0 * (d3 / 3.0 + w * s2 + w * w * s1 + w**3 * s0 / 3.0)
+    if objective == "abs":
+        q = -math.expm1(-rate)
+        return m0 * d * d + 2 * m0 * w * r * (d + w / 2) / q + 2 * m0 * w * w * r * r / q**2
+    # ci95: 2 · _abs_icdf(0.95)
+    p = np.asarray(0.95)
+    p0 = 2.0 * m0 * d
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        lq0 = np.array([math.log1p(-x) if x < 1.0 else -math.inf for x in p0.tolist()])
+        e = lq0 - np.log1p(-p)
+        i = np.floor(e / rate)
+        frac = -np.expm1(-(e - i * rate)) / -math.expm1(-rate)
+        tail = d + w * (i + frac)
+        core = np.where(p0 > 0, p * (d / p0), 0.0)
+    return 2.0 * np.where(p <= p0, core, tail)
 
 
 _optimal_d_memo = functools.lru_cache(maxsize=1024)(_optimal_d)
