@@ -73,13 +73,17 @@ def gauss(f: Callable[[np.ndarray], np.ndarray], br: np.ndarray, n: int) -> floa
     return float(np.sum(jac * f(x)))
 
 
+_SINCOS = {n: (np.sin(np.pi * u / 2), np.cos(np.pi * u / 2)) for n, (u, _) in _NODES.items()}
+
+
 def _nodes(a: np.ndarray, b: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     """Nodes and weights·Jacobian of the substituted rule on pieces [a, b] (any leading shape)."""
-    u, w = _NODES[n]
+    _, w = _NODES[n]
+    sin_u, cos_u = _SINCOS[n]  # = sin(πu/2), cos(πu/2): the same floats, computed once
     a, b = np.asarray(a)[..., None], np.asarray(b)[..., None]
     m, h = (a + b) / 2, (b - a) / 2
-    x = m + h * np.sin(np.pi * u / 2)
-    return x, w * h * (np.pi / 2) * np.cos(np.pi * u / 2)
+    x = m + h * sin_u
+    return x, w * h * (np.pi / 2) * cos_u
 
 
 def _de_rule(step: float, tmax: float = 3.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -150,16 +154,35 @@ def _section_integral(norm: str, w: np.ndarray, comps: Sequence[Any], t: np.ndar
         y0 = np.maximum(t[1] - h1, s[1] - h2)
         y1 = np.minimum(t[1] + h1, s[1] + h2)
         ok = (h1 >= 0) & (h2 >= 0) & (y1 > y0)
-        mass = np.where(ok, np.asarray(c2.cdf(np.where(ok, y1, 0.0)), dtype=float)
-                        - np.asarray(c2.cdf(np.where(ok, y0, 0.0)), dtype=float), 0.0)
+        # both cdf calls in one (elementwise: the same floats as two calls)
+        f = np.asarray(c2.cdf(np.where(ok, np.stack([y1, y0]), 0.0)), dtype=float)
+        mass = np.where(ok, f[0] - f[1], 0.0)
         return np.asarray(c1.pdf(x1), dtype=float) * mass
 
+    w0, w1 = float(w[0]), float(w[1])
+
+    def half_at(x: float, c: float, rad: float) -> float:  # = half(np.array([x]), …)[0]
+        a = w0 * abs(x - c)
+        if norm == "l1":
+            g = rad - a
+        else:
+            g = math.sqrt(_fmax(rad * rad - a * a, 0.0)) if a <= rad else -1.0
+        return g / w1 if g >= 0 else -1.0
+
+    t0, s0, rf, qf = float(t[0]), float(s[0]), float(r), float(q)
     extra = [t[0], s[0], t[0] - r / w[0], t[0] + r / w[0], s[0] - q / w[0], s[0] + q / w[0],
              *crossings(lambda x: (half(x, t, r), half(x, s, q)), t[1], s[1], lo, hi,
-                        knots(c2))]
+                        knots(c2),
+                        halves_at=lambda x: (half_at(x, t0, rf), half_at(x, s0, qf)))]
     pts = [lo, hi, *extra, *knots(c1)]
     br = np.unique(np.clip(np.asarray([x for x in pts if math.isfinite(x)]), lo, hi))
-    i64, i128 = gauss(integrand, br, 64), gauss(integrand, br, 128)
+    # the 64- and 128-point rules share one integrand call (elementwise); each sum is taken
+    # over its own (pieces, n) product, exactly as gauss() does
+    x64, jac64 = _nodes(br[:-1], br[1:], 64)
+    x128, jac128 = _nodes(br[:-1], br[1:], 128)
+    f = integrand(np.concatenate([x64, x128], axis=-1))
+    i64 = float(np.sum(jac64 * f[:, :64]))
+    i128 = float(np.sum(jac128 * f[:, 64:]))
     if abs(i64 - i128) <= QUAD_EPS:
         return i128, abs(i64 - i128)
     with warnings.catch_warnings():
@@ -170,13 +193,25 @@ def _section_integral(norm: str, w: np.ndarray, comps: Sequence[Any], t: np.ndar
     return float(val), max(float(err), abs(float(val) - i128))
 
 
+def _fmax(a: float, b: float) -> float:
+    """np.maximum on two floats (NaN propagates; a when equal)."""
+    return a if (a >= b or a != a) else b
+
+
+def _fmin(a: float, b: float) -> float:
+    """np.minimum on two floats (NaN propagates; a when equal)."""
+    return a if (a <= b or a != a) else b
+
+
 def crossings(halves: Any, c1: float, c2: float, lo: float, hi: float,
-              knots2: Sequence[float] = ()) -> list[float]:
+              knots2: Sequence[float] = (), *, halves_at: Any = None) -> list[float]:
     """x_1 where the sections of two balls swap which one bounds the intersection (their lower
     ends, upper ends, or the intersection's emptiness change sign), or where a section end
     crosses a knot of the second component's cdf: kinks of the integrand.  Located by sign
     changes on a 4096-point grid, refined with Brent's method.  [lo, hi] must lie in both
-    balls' x_1-ranges."""
+    balls' x_1-ranges.  ``halves_at`` (optional): the same as ``halves`` for one float x,
+    returning two floats equal to ``halves(np.array([x]))`` — used by Brent's method (pure
+    Python, the same floats, much cheaper than length-1 arrays)."""
     if not hi > lo:
         return []
 
@@ -202,18 +237,45 @@ def crossings(halves: Any, c1: float, c2: float, lo: float, hi: float,
         h1, h2 = clamped(x)
         return np.stack([row_of(h1, h2, row) for row in range(3 + 4 * len(knots2))])
 
+    f1, f2 = float(c1), float(c2)
+    kn = [float(e) for e in knots2]
+
+    def scalar_row(z: float, row: int) -> float:  # = row_of(*clamped(z), row) elementwise
+        h1, h2 = halves_at(z)
+        h1, h2 = _fmax(h1, 0.0), _fmax(h2, 0.0)
+        if row == 0:
+            return (f1 - h1) - (f2 - h2)
+        if row == 1:
+            return (f1 + h1) - (f2 + h2)
+        if row == 2:
+            return _fmin(f1 + h1, f2 + h2) - _fmax(f1 - h1, f2 - h2)
+        e, k = kn[(row - 3) // 4], (row - 3) % 4
+        if k == 0:
+            return f1 - h1 - e
+        if k == 1:
+            return f1 + h1 - e
+        return f2 - h2 - e if k == 2 else f2 + h2 - e
+
     xs = np.linspace(lo, hi, 4097)
     g = gaps(xs)
     out: list[float] = []
     # every row at once: crossings on a node, and sign changes between nodes (row by row)
-    on_rows, on_at = np.nonzero((g[:, 1:-1] == 0) & (g[:, :-2] * g[:, 2:] < 0))
-    ch_rows, ch_at = np.nonzero(np.isfinite(g[:, :-1]) & np.isfinite(g[:, 1:])
-                                & (g[:, :-1] * g[:, 1:] < 0))
+    # (the masks are skipped only when they are all False: no zero, or no non-finite value)
+    on_rows, on_at = (np.nonzero((g[:, 1:-1] == 0) & (g[:, :-2] * g[:, 2:] < 0))
+                      if not g[:, 1:-1].all() else (np.empty(0, int), np.empty(0, int)))
+    change = g[:, :-1] * g[:, 1:] < 0
+    if not np.isfinite(g).all():
+        change &= np.isfinite(g[:, :-1]) & np.isfinite(g[:, 1:])
+    ch_rows, ch_at = np.nonzero(change)
     for row in range(g.shape[0]):
         out.extend(float(xs[i + 1]) for i in on_at[on_rows == row])
         for i in ch_at[ch_rows == row]:
-            def fn(z: float, row: int = row) -> float:  # = gaps(z)[row], that row only
-                return float(row_of(*clamped(np.array([z])), row)[0])
+            if halves_at is None:
+                def fn(z: float, row: int = row) -> float:  # = gaps(z)[row], that row only
+                    return float(row_of(*clamped(np.array([z])), row)[0])
+            else:
+                def fn(z: float, row: int = row) -> float:  # the same, in Python floats
+                    return scalar_row(float(z), row)
             out.append(float(optimize.brentq(fn, xs[i], xs[i + 1], xtol=1e-15)))
     return out
 

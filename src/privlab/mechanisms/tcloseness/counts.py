@@ -216,6 +216,72 @@ def _flow_counts(lo: np.ndarray, hi: np.ndarray, rows: np.ndarray,
     return lo + x
 
 
+def _small_flow_counts(lo: np.ndarray, hi: np.ndarray, rows: np.ndarray,
+                      cols: np.ndarray) -> np.ndarray | None:
+    """The same decision as :func:`_flow_counts` (None iff no count matrix within [lo, hi]
+    has row sums ``rows`` and column sums ``cols``) by a pure-Python integral max-flow —
+    greedy start, then shortest augmenting paths from every deficient class at once until
+    none is left (max-flow = min-cut: the flow is then maximum).  No scipy set-up: much
+    cheaper on the ledger's small instances.  The matrix may differ from
+    :func:`_flow_counts`'s; callers use it only to decide (and check it in integers)."""
+    e, b = lo.shape
+    if (hi < lo).any():
+        return None
+    r = [int(v) for v in rows - lo.sum(axis=1)]
+    c = [int(v) for v in cols - lo.sum(axis=0)]
+    if min(r, default=0) < 0 or min(c, default=0) < 0 or sum(r) != sum(c):
+        return None
+    cap = (hi - lo).tolist()
+    x = [[0] * b for _ in range(e)]
+    for i in range(e):  # greedy start
+        ri, ci, xi = r[i], cap[i], x[i]
+        for j in range(b):
+            if not ri:
+                break
+            d = min(ri, ci[j], c[j])
+            if d > 0:
+                xi[j], ri, c[j] = d, ri - d, c[j] - d
+        r[i] = ri
+    while any(r):
+        # BFS over classes (i) and buckets (b + j): class → bucket when x < cap, bucket →
+        # class when x > 0; a bucket with spare capacity c_j > 0 ends the path
+        prev: dict[int, int] = {i: -1 for i in range(e) if r[i] > 0}
+        queue, end = list(prev), -1
+        for node in queue:
+            if node < e:
+                xi, ci = x[node], cap[node]
+                for j in range(b):
+                    if xi[j] < ci[j] and b + j + e not in prev:
+                        prev[b + j + e] = node
+                        if c[j] > 0:
+                            end = b + j + e
+                            break
+                        queue.append(b + j + e)
+                if end >= 0:
+                    break
+            else:
+                j = node - e - b
+                for i in range(e):
+                    if x[i][j] > 0 and i not in prev:
+                        prev[i] = node
+                        queue.append(i)
+        if end < 0:
+            return None  # no augmenting path: the maximum flow leaves a class short
+        path, node = [], end  # (class, bucket, +1) / (class, bucket, -1) steps
+        while prev[node] != -1:
+            p = prev[node]
+            path.append((p, node - e - b, 1) if node >= e else (node, p - e - b, -1))
+            node = p
+        start = node
+        d = min(r[start], c[end - e - b],
+                *(cap[i][j] - x[i][j] if sg > 0 else x[i][j] for i, j, sg in path))
+        for i, j, sg in path:
+            x[i][j] += sg * d
+        r[start] -= d
+        c[end - e - b] -= d
+    return lo + np.asarray(x, dtype=np.int64).reshape(e, b)
+
+
 def valid_counts(cnt: np.ndarray, lo: np.ndarray, hi: np.ndarray, rows: np.ndarray,
                  cols: np.ndarray) -> bool:
     """Exact integer check of bounds and both margins."""
@@ -247,7 +313,7 @@ def counts_exist(n: int, tf: Fraction, l: int, b: int) -> bool:
     lo, hi = bounds(n, Fraction(tf), rows, cols)
     if (hi < lo).any():
         return False
-    x = _flow_counts(lo, hi, rows, cols)
+    x = _small_flow_counts(lo, hi, rows, cols)
     return x is not None and valid_counts(x, lo, hi, rows, cols)
 
 
@@ -257,6 +323,8 @@ def _solve_counts(n: int, tf: Fraction, l: int, b: int, lp_limit: int) -> np.nda
     lo, hi = bounds(n, tf, rows, cols)
     if (hi < lo).any():
         return None
+    if lo.size <= lp_limit and _small_flow_counts(lo, hi, rows, cols) is None:
+        return None  # infeasible (decided exactly): the LP and the max-flow below fail too
     if lo.size <= lp_limit:
         x = _lp_counts(lo, hi, rows, cols, emphasis(len(rows), b))
         if x is not None and valid_counts(x, lo, hi, rows, cols):
