@@ -203,6 +203,24 @@ def _fmin(a: float, b: float) -> float:
     return a if (a <= b or a != a) else b
 
 
+def _gap_row(h1: Any, h2: Any, row: int, c1: Any, c2: Any, knots2: Sequence[float],
+             fmin: Callable[[Any, Any], Any], fmax: Callable[[Any, Any], Any]) -> Any:
+    """Row ``row`` of :func:`crossings`' sign functions at section half-widths h1, h2 (arrays
+    with ``np.minimum``/``np.maximum``, or floats with ``_fmin``/``_fmax``: the same floats)."""
+    if row == 0:
+        return (c1 - h1) - (c2 - h2)
+    if row == 1:
+        return (c1 + h1) - (c2 + h2)
+    if row == 2:
+        return fmin(c1 + h1, c2 + h2) - fmax(c1 - h1, c2 - h2)
+    e, k = knots2[(row - 3) // 4], (row - 3) % 4
+    if k == 0:
+        return c1 - h1 - e
+    if k == 1:
+        return c1 + h1 - e
+    return c2 - h2 - e if k == 2 else c2 + h2 - e
+
+
 def crossings(halves: Any, c1: float, c2: float, lo: float, hi: float,
               knots2: Sequence[float] = (), *, halves_at: Any = None) -> list[float]:
     """x_1 where the sections of two balls swap which one bounds the intersection (their lower
@@ -216,18 +234,7 @@ def crossings(halves: Any, c1: float, c2: float, lo: float, hi: float,
         return []
 
     def row_of(h1: np.ndarray, h2: np.ndarray, row: int) -> np.ndarray:
-        if row == 0:
-            return (c1 - h1) - (c2 - h2)
-        if row == 1:
-            return (c1 + h1) - (c2 + h2)
-        if row == 2:
-            return np.minimum(c1 + h1, c2 + h2) - np.maximum(c1 - h1, c2 - h2)
-        e, k = knots2[(row - 3) // 4], (row - 3) % 4
-        if k == 0:
-            return c1 - h1 - e
-        if k == 1:
-            return c1 + h1 - e
-        return c2 - h2 - e if k == 2 else c2 + h2 - e
+        return _gap_row(h1, h2, row, c1, c2, knots2, np.minimum, np.maximum)
 
     def clamped(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         h1, h2 = halves(x)  # [lo, hi] lies in both balls' x_1-ranges: clamp rounding at its ends
@@ -242,19 +249,7 @@ def crossings(halves: Any, c1: float, c2: float, lo: float, hi: float,
 
     def scalar_row(z: float, row: int) -> float:  # = row_of(*clamped(z), row) elementwise
         h1, h2 = halves_at(z)
-        h1, h2 = _fmax(h1, 0.0), _fmax(h2, 0.0)
-        if row == 0:
-            return (f1 - h1) - (f2 - h2)
-        if row == 1:
-            return (f1 + h1) - (f2 + h2)
-        if row == 2:
-            return _fmin(f1 + h1, f2 + h2) - _fmax(f1 - h1, f2 - h2)
-        e, k = kn[(row - 3) // 4], (row - 3) % 4
-        if k == 0:
-            return f1 - h1 - e
-        if k == 1:
-            return f1 + h1 - e
-        return f2 - h2 - e if k == 2 else f2 + h2 - e
+        return _gap_row(_fmax(h1, 0.0), _fmax(h2, 0.0), row, f1, f2, kn, _fmin, _fmax)
 
     xs = np.linspace(lo, hi, 4097)
     g = gaps(xs)
