@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from privlab.proofs.ledger import default_ledger
 from privlab.report.parallel import _plan, previous_costs, table_dict
 from privlab.report.section import Context
@@ -39,3 +41,10 @@ def test_table_dict_records_seconds() -> None:
     tid = sorted(ledger.tables())[0]
     d = table_dict(ledger, tid)
     assert d["seconds"] >= 0 and d["id"] == tid and "rows" in d
+
+
+@pytest.mark.parametrize("report", [{"claims": ["x"]}, {"tables": {"t": {"seconds": "fast"}}},
+                                    {"sections": [None]}, {"claims": 3}])
+def test_previous_costs_ignore_a_malformed_report(report: dict) -> None:
+    """The timings only order the units: an edited report.json never stops a run."""
+    assert previous_costs(report) == {}

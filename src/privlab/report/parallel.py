@@ -81,13 +81,16 @@ def previous_costs(report: Mapping[str, Any] | None) -> dict[tuple[str, str], fl
     if not report:
         return {}
     out: dict[tuple[str, str], float] = {}
-    for c in report.get("claims", []):
-        out["claim", str(c.get("id"))] = float(c.get("seconds") or 0.0)
-    for tid, t in (report.get("tables") or {}).items():
-        out["table", str(tid)] = float(t.get("seconds") or 0.0)
-    for sec in report.get("sections", []):
-        out["section", f"privlab.report.sections.{sec.get('id', '').replace('-', '_')}"] = \
-            float(sec.get("seconds") or 0.0)
+    try:
+        for c in report.get("claims", []):
+            out["claim", str(c.get("id"))] = float(c.get("seconds") or 0.0)
+        for tid, t in (report.get("tables") or {}).items():
+            out["table", str(tid)] = float(t.get("seconds") or 0.0)
+        for sec in report.get("sections", []):
+            out["section", f"privlab.report.sections.{sec.get('id', '').replace('-', '_')}"] = \
+                float(sec.get("seconds") or 0.0)
+    except (AttributeError, TypeError, ValueError):  # an edited or foreign report: no order
+        return {}
     return out
 
 
