@@ -84,7 +84,12 @@ _HOOKS: dict[str, Callable[[ModuleType], Any]] = {}
 
 
 class _AfterImport(importlib.abc.MetaPathFinder):
-    """Runs ``_HOOKS[name](module)`` right after module ``name`` is first executed."""
+    """Runs ``_HOOKS[name](module)`` right after module ``name`` is first executed.
+
+    The module is located with the standard path finder (a fresh loader per module, so the
+    wrapped ``exec_module`` touches no other module); a module that only another finder can
+    locate (a zip import, a custom finder) is left to that finder and the hook is dropped —
+    Hypothesis then keeps its own default storage, as before privlab configured it."""
 
     def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
         hook = _HOOKS.pop(fullname, None)
