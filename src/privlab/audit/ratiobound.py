@@ -48,7 +48,7 @@ from numpy.typing import NDArray
 from scipy import special
 
 from privlab import _validate as v
-from privlab.audit.binomgrid import kb_bins
+from privlab.audit.binomgrid import kb_bins, window_pmf
 from privlab.audit.bounds import cp_lower, cp_upper
 from privlab.errors import InvalidParameter
 
@@ -60,6 +60,8 @@ TAIL = 1e-12
 EPS_MAX = 60.0
 """Largest ε tested (e^60 ≈ 1e26: beyond any finite sample's reach)."""
 TOL = 2e-5
+WINDOW_SD, WINDOW_PAD = 10.0, 40.0
+"""Window of K_a evaluated per cell: mean ± (WINDOW_SD·sd + WINDOW_PAD) (tails beyond ~1e-20)."""
 
 __all__ = ["RatioTest", "ratio_lower"]
 
@@ -89,13 +91,35 @@ class RatioTest:
         self._start = np.searchsorted(self.rows, np.arange(GRID + 1))  # cell r's entries
         self._hot = 0
 
-    def _body(self, c: float, sl: slice = slice(None)) -> NDArray[np.float64]:
-        """Σ_k P(K_b = k)·P(K_a ≥ need(k)) per cell, over the live entries ``sl``."""
+    def _window(self, c: float) -> tuple[NDArray[np.float64], NDArray[np.int64], int]:
+        """(p_a, start, length): the corners p_a = min(1, c·g_hi + δ) and a window of K_a per
+        cell, mean ± (WINDOW_SD·sd + WINDOW_PAD), all of one length (set by every cell, so
+        that a cell's values do not depend on which cells are evaluated with it)."""
         p_a = np.minimum(1.0, c * self.g_hi + self.delta)
-        need, rows = self.need[sl], self.rows[sl]
-        sf = np.where(need <= 0, 1.0, np.where(
-            need > self.n_a, 0.0,
-            special.bdtrc(np.clip(need - 1.0, 0.0, self.n_a), self.n_a, p_a[rows])))
+        mean = self.n_a * p_a
+        reach = WINDOW_SD * np.sqrt(mean * (1.0 - p_a)) + WINDOW_PAD
+        length = int(min(self.n_a + 1, 2 * math.ceil(float(reach.max())) + 1))
+        start = np.clip(np.floor(mean - reach), 0, self.n_a + 1 - length).astype(np.int64)
+        return p_a, start, length
+
+    def _body(self, c: float, sl: slice = slice(None)) -> NDArray[np.float64]:
+        """Σ_k P(K_b = k)·P(K_a ≥ need(k)) per cell, over the live entries ``sl``.
+
+        P(K_a ≥ need) is read from the cell's window of K_a probabilities
+        (:func:`~privlab.audit.binomgrid.window_pmf`): the window's upper tail sums plus the
+        exact mass above it; below the window it is bounded by 1 and above it by the mass above
+        the window (both upper bounds, P(K_a ≥ need) being non-increasing in need; the window
+        reaches WINDOW_SD standard deviations, so the bounds are tight to ~1e-20)."""
+        p_a, start, length = self._window(c)
+        rows, need = self.rows[sl], self.need[sl]
+        cells = np.unique(rows)
+        pmf, _, above = window_pmf(self.n_a, p_a[cells], start[cells], length)
+        tails = np.cumsum(pmf[:, ::-1], axis=1)[:, ::-1] + above[:, None]  # P(K_a ≥ start + u)
+        local = np.searchsorted(cells, rows)
+        u = need.astype(np.int64) - start[rows]
+        sf = np.where(need <= 0, 1.0, np.where(need > self.n_a, 0.0, np.where(
+            u < 0, 1.0, np.where(u >= length, above[local],
+                                 tails[local, np.clip(u, 0, length - 1)]))))
         return np.bincount(rows, weights=self.weight[sl] * sf, minlength=GRID)
 
     def pvalue(self, c: float, stop_above: float | None = None) -> float:
