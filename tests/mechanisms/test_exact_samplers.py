@@ -260,6 +260,55 @@ def test_bern_decides_at_the_first_chunk_that_differs_from_the_digits(num, den):
     assert got == (1 if rest > 0 else 0)
 
 
+def _bern_reference(chunks, num, den, c):
+    """Bernoulli(num/den) on U's c-bit chunks by the definition, in Fractions: chunk u of U
+    against the digit chunk D of num/den; the first unequal chunk decides; an exhausted
+    expansion with all chunks equal means U ≥ x; returns (decision, chunks read)."""
+    frac = Fraction(num, den)
+    for i, u in enumerate(chunks):
+        frac *= 2**c
+        dig = int(frac)
+        frac -= dig
+        if u != dig:
+            return (1 if u < dig else 0), i + 1
+        if frac == 0:
+            return 0, i + 1
+    raise AssertionError("reference ran out of chunks")
+
+
+@pytest.mark.parametrize("num,den", [(1, 3), (3, 12), (1, 2**20), (5, 2**23), (7, 10),
+                                     (2**19, 2**20 + 1), (1, 2**50 + 3), (3, 2**45),
+                                     (123456789, 2**40 - 87)])
+def test_bern_equals_the_fraction_definition_chunk_by_chunk(num, den):
+    """Every decision (and the bits it reads) equals the definition, for chunks around the
+    digit chunk D (D − 1, D, D + 1: the boundaries of the comparisons without division), for
+    digit chunks that end the expansion exactly (den dividing num·2^c) and random ones."""
+    from privlab.mechanisms.noise import _exact_kernels as K
+
+    c = 20 if den < 2**44 else 64 - den.bit_length()
+    rng = np.random.default_rng(num % 1000 + den % 1000)
+    frac, digits = Fraction(num, den), []
+    for _ in range(4):
+        frac *= 2**c
+        digits.append(int(frac))
+        frac -= int(frac)
+    firsts = {0, 2**c - 1, *(d + k for d in digits[:1] for k in (-1, 0, 1))}
+    for first in sorted(x for x in firsts if 0 <= x < 2**c):
+        for seconds in (digits[1:], [int(x) for x in rng.integers(0, 2**c, 3)]):
+            chunks = [first, *[min(max(x + int(rng.integers(-1, 2)), 0), 2**c - 1)
+                                for x in seconds]]
+            chunks += [int(x) for x in rng.integers(0, 2**c, 4)]
+            bits = "".join(format(u, f"0{c}b")[::-1] for u in chunks)  # LSB of a chunk first
+            words = np.array([int(bits[i:i + 64][::-1], 2) for i in range(0, len(bits) - 63, 64)],
+                             dtype=np.uint64)
+            want, read = _bern_reference(chunks, num, den, c)
+            if read * c > 64 * words.size:
+                continue
+            got, pos, _cur, left = K._bern(words, 0, 0, 0, num, den)
+            assert got == want, (first, chunks[:3])
+            assert 64 * pos - left == read * c  # the same number of bits consumed
+
+
 @pytest.mark.parametrize("block", [1, 3, 7])
 def test_stream_refills_never_restart_a_sample(monkeypatch, block):
     """The output depends only on the bit stream, not on how it is cut into blocks: a sampler

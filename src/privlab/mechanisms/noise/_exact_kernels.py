@@ -72,13 +72,21 @@ def _bit_length(x: int) -> int:
 
 
 @numba.njit(cache=True, nogil=True)
-def _uniform(buf: np.ndarray, pos: int, cur: int, left: int, q: int,
-             b: int) -> tuple[int, int, int, int]:
-    """Uniform on {0, …, q − 1} (b = bit length of q − 1), or OUT.  For q < 2^31: x of 32
-    bits accepted when x < 2^32 − (2^32 mod q) (a multiple of q), then x mod q; otherwise
-    rejection on b-bit draws.  Either way each accepted value is equally likely."""
+def _limit(q: int) -> int:
+    """The acceptance limit of :func:`_uniform` for q < 2^31: 2^32 − (2^32 mod q), the largest
+    multiple of q not above 2^32 (0 for larger q, which use b-bit rejection)."""
     if q < (np.int64(1) << 31):
-        lim = (np.int64(1) << 32) - (np.int64(1) << 32) % q
+        return (np.int64(1) << 32) - (np.int64(1) << 32) % q
+    return 0
+
+
+@numba.njit(cache=True, nogil=True)
+def _uniform(buf: np.ndarray, pos: int, cur: int, left: int, q: int,
+             b: int, lim: int) -> tuple[int, int, int, int]:
+    """Uniform on {0, …, q − 1} (b = bit length of q − 1, lim = :func:`_limit` (q)), or OUT.
+    For q < 2^31: x of 32 bits accepted when x < lim (a multiple of q), then x mod q;
+    otherwise rejection on b-bit draws.  Either way each accepted value is equally likely."""
+    if lim > 0:
         while True:
             x, pos, cur, left = _bits(buf, pos, cur, left, 32)
             if x < 0:
@@ -97,7 +105,9 @@ def _bern(buf: np.ndarray, pos: int, cur: int, left: int, num: int,
     """Bernoulli(num/den) for 0 ≤ num ≤ den < 2^63: 1, 0 or OUT.  The bits of U are compared
     with the binary digits of num/den c at a time (c-digit integer chunks D of long division
     in uint64: r·2^c < 2^64), which decides the same first differing bit as a bit-by-bit
-    comparison."""
+    comparison.  A chunk u of U is compared with D = ⌊r·2^c/den⌋ by two products, no
+    division: u < D ⇔ (u + 1)·den ≤ r·2^c, u > D ⇔ u·den > r·2^c (u < 2^c and den < 2^(64−c),
+    so the products stay below 2^64)."""
     if num >= den:
         return 1, pos, cur, left
     if num <= 0:
@@ -107,15 +117,17 @@ def _bern(buf: np.ndarray, pos: int, cur: int, left: int, num: int,
     r = np.uint64(num)
     d = np.uint64(den)
     while True:
-        r = r << cu
-        dig = r // d
-        r = r - dig * d
+        r = r << cu  # the next digit chunk is dig = r // d; compared without dividing:
         u, pos, cur, left = _bits(buf, pos, cur, left, c)
         if u < 0:
             return OUT, pos, cur, left
         uu = np.uint64(u)
-        if uu != dig:
-            return (1 if uu < dig else 0), pos, cur, left
+        if (uu + np.uint64(1)) * d <= r:  # u + 1 ≤ r/d, i.e. u < dig
+            return 1, pos, cur, left
+        low = uu * d
+        if low > r:  # u > r/d ≥ dig
+            return 0, pos, cur, left
+        r = r - low  # u = dig: the remainder r − dig·d
         if r == np.uint64(0):
             return 0, pos, cur, left
 
@@ -138,11 +150,11 @@ def _bern_exp(buf: np.ndarray, pos: int, cur: int, left: int, num: int,
 
 @numba.njit(cache=True, nogil=True)
 def _geometric(buf: np.ndarray, pos: int, cur: int, left: int, t: int,
-               bt: int) -> tuple[int, int, int, int]:
+               bt: int, lt: int) -> tuple[int, int, int, int]:
     """X ≥ 0 with P(X = x) ∝ e^{−x/t} (CKS Algorithm 2, first half; bt = bit length of
-    t − 1), OUT or ERR_K."""
+    t − 1, lt = _limit(t)), OUT or ERR_K."""
     while True:
-        u, pos, cur, left = _uniform(buf, pos, cur, left, t, bt)
+        u, pos, cur, left = _uniform(buf, pos, cur, left, t, bt, lt)
         if u < 0:
             return OUT, pos, cur, left
         ok, pos, cur, left = _bern_exp(buf, pos, cur, left, u, t)
@@ -164,10 +176,10 @@ def _geometric(buf: np.ndarray, pos: int, cur: int, left: int, t: int,
 
 @numba.njit(cache=True, nogil=True)
 def _laplace_one(buf: np.ndarray, pos: int, cur: int, left: int, s: int, t: int,
-                 bt: int) -> tuple[int, int, int, int, int]:
+                 bt: int, lt: int) -> tuple[int, int, int, int, int]:
     """One discrete Laplace sample: (error 0/OUT/ERR_K, y, stream state)."""
     while True:
-        x, pos, cur, left = _geometric(buf, pos, cur, left, t, bt)
+        x, pos, cur, left = _geometric(buf, pos, cur, left, t, bt, lt)
         if x < 0:
             return x, 0, pos, cur, left
         y = x // s
@@ -181,18 +193,20 @@ def _laplace_one(buf: np.ndarray, pos: int, cur: int, left: int, s: int, t: int,
 
 @numba.njit(cache=True, nogil=True)
 def _staircase_one(buf: np.ndarray, pos: int, cur: int, left: int, p: int, q: int,
-                   core: int, width: int, bq: int) -> tuple[int, int, int, int, int]:
-    """One discrete staircase sample: (error 0/OUT/ERR_K, y, stream state)."""
+                   core: int, width: int, bq: int, lq: int,
+                   lm: int) -> tuple[int, int, int, int, int]:
+    """One discrete staircase sample: (error 0/OUT/ERR_K, y, stream state); lq, lm: the
+    :func:`_limit` of q and of m = max(2·core + 1, 2·width)."""
     a = 2 * core + 1
     b = 2 * width
     m = a if a > b else b
     bm = _bit_length(m - 1)
     while True:
-        x, pos, cur, left = _geometric(buf, pos, cur, left, q, bq)
+        x, pos, cur, left = _geometric(buf, pos, cur, left, q, bq, lq)
         if x < 0:
             return x, 0, pos, cur, left
         i = x // p
-        c, pos, cur, left = _uniform(buf, pos, cur, left, m, bm)
+        c, pos, cur, left = _uniform(buf, pos, cur, left, m, bm, lm)
         if c < 0:
             return OUT, 0, pos, cur, left
         if c >= (a if i == 0 else b):
@@ -213,15 +227,21 @@ def run(kind: int, params: np.ndarray, out: np.ndarray, start: int, buf: np.ndar
     (``out.size`` when all are) with ``st`` at the point where that sample began, or
     −1 − index when a chain hit ERR_K."""
     pos, cur, left = st[0], st[1], st[2]
-    bt = _bit_length(params[1] - 1) if kind <= 1 else _bit_length(params[0] - 1)
+    t = params[1] if kind <= 1 else params[0]
+    bt = _bit_length(t - 1) if kind <= 2 else 0
+    lt = _limit(t) if kind <= 2 else 0
+    lm = 0
+    if kind == 1:
+        a, b = 2 * params[2] + 1, 2 * params[3]
+        lm = _limit(a if a > b else b)
     for i in range(start, out.size):
         if kind == 0:
-            e, y, p2, c2, l2 = _laplace_one(buf, pos, cur, left, params[0], params[1], bt)
+            e, y, p2, c2, l2 = _laplace_one(buf, pos, cur, left, params[0], params[1], bt, lt)
         elif kind == 1:
             e, y, p2, c2, l2 = _staircase_one(buf, pos, cur, left, params[0], params[1],
-                                              params[2], params[3], bt)
+                                              params[2], params[3], bt, lt, lm)
         elif kind == 2:
-            y, p2, c2, l2 = _geometric(buf, pos, cur, left, params[0], bt)
+            y, p2, c2, l2 = _geometric(buf, pos, cur, left, params[0], bt, lt)
             e = y if y < 0 else 0
         else:
             y, p2, c2, l2 = _bern_exp(buf, pos, cur, left, out[i], params[i])
