@@ -15,6 +15,7 @@ Both expose the structure the exact checkers use (``log_pieces``, ``tail``, ``ep
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -54,15 +55,12 @@ class PeriodicNoise(SymmetricNoise):
 
     # ---- exact (mpmath) -----------------------------------------------------------------------
     def _parts(self) -> tuple[Any, Any, Any, Any, Any]:
-        start, period = mpmath.mpf(self.start), mpmath.mpf(self.period)
-        rho = mpmath.exp(-mpmath.mpf(self.decay))
-        h = mpmath.fsum(_piece_mass(*p) for p in self.head)
-        c = mpmath.fsum(_piece_mass(*p) for p in self.cycle)
-        return start, period, rho, h, c
+        """(start, period, ρ = e^{−decay}, head mass, cycle mass) at the current precision."""
+        return _exact_parts(self, mpmath.mp.prec)[:5]
 
     def log_norm(self) -> Any:
-        _, _, rho, h, c = self._parts()
-        return mpmath.log(2 * (h + c / (1 - rho)))
+        """log Z, Z = 2(h + c/(1 − ρ)) the mass of the unnormalised density."""
+        return _exact_parts(self, mpmath.mp.prec)[5]
 
     def _partial(self, pieces: tuple[Piece, ...], a: Any) -> Any:
         return mpmath.fsum(_piece_mass(lo, min(mpmath.mpf(hi), a), lev, s)
@@ -83,16 +81,20 @@ class PeriodicNoise(SymmetricNoise):
         return 2 * part / mpmath.exp(self.log_norm())
 
     def log_pieces(self, lo: Any, hi: Any) -> list[LogPiece]:
+        """The log-linear pieces of f on [lo, hi] (right copies and their mirror images), sorted
+        by left end.  Cycle k (on [start + k·period, start + (k+1)·period)) contributes only if
+        it meets [lo, hi] or [−hi, −lo]: cycles before :func:`_first_cycle` are skipped, which
+        leaves the output unchanged (they would have produced no piece)."""
         lo, hi = mpmath.mpf(lo), mpmath.mpf(hi)
-        start, period, _, _, _ = self._parts()
-        lz, dec = self.log_norm(), mpmath.mpf(self.decay)
+        start, period, _, _, _, lz = _exact_parts(self, mpmath.mp.prec)
+        dec = mpmath.mpf(self.decay)
         right: list[tuple[Any, Any, Any, Any]] = []  # (a, b, intercept, slope) on x ≥ 0
         for a, b, lev, s in self.head:
             a, b, s = mpmath.mpf(a), mpmath.mpf(b), mpmath.mpf(s)
             right.append((a, b, lev - lz - s * a, s))
         amax = max(abs(lo), abs(hi))
         kmax = int(mpmath.ceil((amax - start) / period)) if amax > start else 0
-        for k in range(kmax + 1):
+        for k in range(_first_cycle(self.cycle, start, period, lo, hi), kmax + 1):
             for a, b, lev, s in self.cycle:
                 a2 = start + k * period + mpmath.mpf(a)
                 b2 = start + k * period + mpmath.mpf(b)
@@ -191,6 +193,40 @@ class PeriodicNoise(SymmetricNoise):
             out[idx] = optimize.brentq(lambda x, v=v: float(self._abs_cdf(np.asarray(x))) - v,
                                        0.0, hi, xtol=1e-14)
         return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _exact_parts(noise: PeriodicNoise, prec: int) -> tuple[Any, Any, Any, Any, Any, Any]:
+    """(start, period, ρ = e^{−decay}, head mass h, cycle mass c, log Z = log 2(h + c/(1 − ρ)))
+    of ``noise`` at precision ``prec`` (bits).  Memoised per process: a frozen attrs value keyed
+    by all its fields and the precision; the result is a tuple of immutable mpf."""
+    with mpmath.workprec(prec):
+        start, period = mpmath.mpf(noise.start), mpmath.mpf(noise.period)
+        rho = mpmath.exp(-mpmath.mpf(noise.decay))
+        h = mpmath.fsum(_piece_mass(*p) for p in noise.head)
+        c = mpmath.fsum(_piece_mass(*p) for p in noise.cycle)
+        return start, period, rho, h, c, mpmath.log(2 * (h + c / (1 - rho)))
+
+
+def _first_cycle(cycle: tuple[Piece, ...], start: Any, period: Any, lo: Any, hi: Any) -> int:
+    """A k ≥ 0 such that no piece [a', b'] of a cycle k' < k yields a piece on [lo, hi].
+
+    Cycle k' has a' ≥ base = start + a_min and b' ≤ start + k'·period + b_max.  Its right copy
+    needs b' > lo and a' < hi, its mirror image [−b', −a'] needs b' > −hi and a' < −lo.  A copy
+    is *possible* unless hi ≤ base − period (resp. −lo ≤ base − period), when a' < hi (resp.
+    a' < −lo) fails for every k'.  With ``low`` the least of lo (right copies possible) and −hi
+    (mirror images possible), every k' < ⌊(low − start − b_max)/period⌋ − 1 has b' < low − period:
+    both copies fail.  (The margins of a whole period absorb rounding.)"""
+    if not cycle:
+        return 0
+    amin = min(mpmath.mpf(a) for a, _, _, _ in cycle)
+    bmax = max(mpmath.mpf(b) for _, b, _, _ in cycle)
+    base = start + amin - period
+    lows = ([lo] if hi > base else []) + ([-hi] if -lo > base else [])
+    if not lows:
+        return 0
+    k = int(mpmath.floor((min(lows) - start - bmax) / period)) - 1
+    return max(k, 0)
 
 
 # ---- constructors ------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import mpmath
@@ -28,12 +29,20 @@ def _api() -> tuple[Any, Any]:
 
 
 # ---- Lemma 2 and Corollary 1 ------------------------------------------------------------------
+@functools.lru_cache(maxsize=64)
+def _unit_masses(y: Any) -> tuple[Any, ...]:
+    """P(Y ∈ [i, i + 1]), i = 0 … 16, at 40 digits (memoised per process on the frozen noise
+    value: shared by Lemma 2, its mutant and the non-member exercise)."""
+    with mpmath.workdps(40):
+        return tuple(ex.interval_mass(y, i, i + 1) for i in range(17))
+
+
 def _lemma_2_fails(y: Any, e: float, power: float = 1.0) -> bool:
     """Whether the masses of [iΔ, (i+1)Δ], i = 0 … 15, are *not* geometric with ratio
     e^{−power·ε} (40 digits)."""
     with mpmath.workdps(40):
         r = mpmath.exp(-power * mpmath.mpf(e))
-        masses = [ex.interval_mass(y, i, i + 1) for i in range(17)]
+        masses = _unit_masses(y)
         return any(abs(masses[i + 1] / masses[i] - r) > mpmath.mpf("1e-30") for i in range(16))
 
 
@@ -50,26 +59,61 @@ def exercise_non_members(fails: Any) -> dict[str, Any]:
     ε-DP instance of :func:`thm1_instances` whose law *fails* the property must be non-optimal —
     shown by an exact compare() finding a member strictly smaller.  ``exercised`` counts the
     failing instances (the check says nothing unless some exist)."""
-    check_pure_dp, compare = _api()
     rows, ok = [], True
     for name, (y, e) in thm1_instances().items():
         if not fails(y, e):
             rows.append({"Y": name, "fails_property": False})
             continue
-        dp = bool(check_pure_dp(y, epsilon=e, sensitivity=1.0, dps=DPS).holds)
-        m = Staircase.from_laplace(Laplace(epsilon=e)).d
-        verdict, d = None, None
-        for c in _dominating_candidates(y, e, (m,))[:3]:
-            member = nz.sec43_member(e, 1) if c == m else Staircase(epsilon=e, d=c)
-            d, verdict = c, str(compare(member, y, dps=DPS).value)
-            if verdict == "less":
-                break
+        dp, d, verdict = _non_member_order(y, e)
         good = dp and verdict == "less"
         ok = ok and good
         rows.append({"Y": name, "fails_property": True, "epsilon_dp": dp,
                      "strictly_smaller_member_d": d, "compare(member, Y)": verdict})
     n = sum(r["fails_property"] for r in rows)
     return {"ok": ok and n > 0, "exercised": n, "instances": rows}
+
+
+@functools.lru_cache(maxsize=64)
+def _is_dp(y: Any, e: float) -> bool:
+    """check_pure_dp(y, ε = e, Δ = 1) at :data:`DPS` digits (memoised per process on the frozen
+    noise value and ε: the instances are shared by several claims and their mutants)."""
+    check_pure_dp, _ = _api()
+    return bool(check_pure_dp(y, epsilon=e, sensitivity=1.0, dps=DPS).holds)
+
+
+@functools.lru_cache(maxsize=256)
+def _order(y1: Any, y2: Any) -> str:
+    """str(compare(y1, y2).value) at :data:`DPS` digits (memoised per process on the two frozen
+    noise values)."""
+    _, compare = _api()
+    return str(compare(y1, y2, dps=DPS).value)
+
+
+def _non_member_order(y: Any, e: float) -> tuple[bool, float | None, str | None]:
+    """(Y is e-DP, d of the first of ≤ 3 pre-scanned members found strictly smaller by compare()
+    — or the last one tried —, its verdict) for one instance of :func:`exercise_non_members`."""
+    dp = _is_dp(y, e)
+    m = Staircase.from_laplace(Laplace(epsilon=e)).d
+    verdict, d = None, None
+    for c in _dominating_candidates(y, e, (m,))[:3]:
+        member = nz.sec43_member(e, 1) if c == m else Staircase(epsilon=e, d=c)
+        d, verdict = c, _order(member, y)
+        if verdict == "less":
+            break
+    return dp, d, verdict
+
+
+@functools.lru_cache(maxsize=64)
+def _member_mass_ratios(e: float, d: float) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """For the member (ε = e, Δ = 1, d), at 40 digits: the masses P([i − 1, i]), i = 0 … 17,
+    and the left ratios P([−i − 2, −i − 1])/P([−i − 1, −i]), i = 0 … 15.  Independent of the
+    ratio tested, so memoised per process (shared by Lemma 2 and its mutant)."""
+    with mpmath.workdps(40):
+        y = nz.staircase_like(e, 1, d)
+        masses = tuple(ex.interval_mass(y, i, i + 1) for i in range(-1, 17))
+        left = tuple(ex.interval_mass(y, -i - 2, -i - 1) / ex.interval_mass(y, -i - 1, -i)
+                     for i in range(16))
+    return masses, left
 
 
 def check_lemma_2(*, power: float = 1.0) -> CheckResult:
@@ -83,12 +127,9 @@ def check_lemma_2(*, power: float = 1.0) -> CheckResult:
         for e in EPS_GRID:
             r = mpmath.exp(-power * mpmath.mpf(e))
             for d in MEMBER_D:
-                y = nz.staircase_like(e, 1, d)
-                masses = [ex.interval_mass(y, i, i + 1) for i in range(-1, 17)]
+                masses, left = _member_mass_ratios(e, d)
                 for i in range(1, 17):  # masses[i] = P([i−1, i])
                     worst = max(worst, abs(masses[i + 1] / masses[i] - r))
-                left = [ex.interval_mass(y, -i - 2, -i - 1) / ex.interval_mass(y, -i - 1, -i)
-                        for i in range(16)]
                 worst = max(worst, max(abs(v - r) for v in left))
                 rows.append({"epsilon": e, "d": d,
                              "i=-1 ratio P[0,Δ]/P[−Δ,0]": mpmath.nstr(masses[1] / masses[0], 10)})
@@ -182,7 +223,19 @@ def check_thm_1_printed() -> CheckResult:
 
 def _dominating_candidates(y: Any, eps: float, extra: tuple[float, ...] = ()) -> list[float]:
     """Members d ∈ [0, Δ] that look ≤ y on a dense float scan (fine on [0, 3Δ]), analytic
-    ``extra`` candidates first (the §4.3 value m for Laplace: the only one that works)."""
+    ``extra`` candidates first (the §4.3 value m for Laplace: the only one that works).
+    Memoised per process on (frozen noise value, ε, extra); callers get a fresh list."""
+    return list(_dominating_candidates_cached(y, eps, tuple(extra)))
+
+
+@functools.lru_cache(maxsize=64)
+def _dominating_candidates_cached(y: Any, eps: float, extra: tuple[float, ...]
+                                  ) -> tuple[float, ...]:
+    return tuple(_dominating_candidates_uncached(y, eps, extra))
+
+
+def _dominating_candidates_uncached(y: Any, eps: float, extra: tuple[float, ...] = ()
+                                    ) -> list[float]:
     a = np.concatenate((np.linspace(0, 3, 6001), np.linspace(3, 30 / eps, 3000)))
     gy = y.prob_within(a)
     out = []
@@ -210,16 +263,15 @@ def check_thm_1_symmetric(*, instances: dict[str, tuple[Any, float]] | None = No
                           accept: tuple[str, ...] = ("less", "equal")) -> CheckResult:
     """Theorem 1 for *symmetric* ε-DP Y: on each instance, a member Ỹ (d ∈ [0, Δ]) with
     compare(Ỹ, Y) ∈ {less, equal} is found (dense pre-scan, then compare)."""
-    check_pure_dp, compare = _api()
     rows, ok = [], True
     for name, (y, e) in (thm1_instances() if instances is None else instances).items():
-        dp = bool(check_pure_dp(y, epsilon=e, sensitivity=1.0, dps=DPS).holds)
+        dp = _is_dp(y, e)
         cands = _dominating_candidates(y, e, (Staircase.from_laplace(Laplace(epsilon=e)).d,))
         d, verdict = None, None
         m = Staircase.from_laplace(Laplace(epsilon=e)).d
         for c in cands[:3]:  # confirm with the exact order (m itself at 400 digits)
             member = nz.sec43_member(e, 1) if c == m else Staircase(epsilon=e, d=c)
-            d, verdict = c, str(compare(member, y, dps=DPS).value)
+            d, verdict = c, _order(member, y)
             if verdict in accept:
                 break
         good = dp and verdict in accept  # accept=("less",): a mutant (strictly smaller)

@@ -116,24 +116,37 @@ def _prob_star_set(y1: Any, y2: Any, boxes: np.ndarray) -> float:
     return total
 
 
-def check_def_7(*, swap: bool = False) -> CheckResult:
-    """2-D consequence: with independent components, (S_m, S_m) is smaller than
-    (Laplace, Laplace) on random sets S = ∪⟨0, x_j⟩ (the sets of Definition 7); the reverse
-    fails on some S; and an incomparable 1-D pair stays incomparable."""
+@functools.cache
+def _def_7_sets() -> tuple[tuple[tuple[tuple[float, ...], ...], float, float, float], ...]:
+    """The 300 random sets S = ∪⟨0, x_j⟩ of Definition 7 (seeded generator, in order), each as
+    (its corners x_j, P((S_m, S_m) ∈ S), P((L, L) ∈ S), P((S_0.1, S_0.1) ∈ S) − P((S_0.9,
+    S_0.9) ∈ S)) — independent of which pair is claimed smaller, so memoised per process
+    (shared by the claim and its mutant); immutable tuples of floats."""
     gen = np.random.default_rng(407)
     lap = Laplace(epsilon=1.0)
     sm = Staircase.from_laplace(lap)
     a, b = Staircase(epsilon=1.0, d=0.1), Staircase(epsilon=1.0, d=0.9)
-    worst, reverse_found, ab, ba = math.inf, None, False, False
+    out = []
     for _ in range(300):
         boxes = gen.uniform(-6, 6, size=(int(gen.integers(1, 6)), 2))
         p_s, p_l = _prob_star_set(sm, sm, boxes), _prob_star_set(lap, lap, boxes)
+        diff = _prob_star_set(a, a, boxes) - _prob_star_set(b, b, boxes)
+        out.append((tuple(map(tuple, boxes.tolist())), p_s, p_l, diff))
+    return tuple(out)
+
+
+def check_def_7(*, swap: bool = False) -> CheckResult:
+    """2-D consequence: with independent components, (S_m, S_m) is smaller than
+    (Laplace, Laplace) on random sets S = ∪⟨0, x_j⟩ (the sets of Definition 7); the reverse
+    fails on some S; and an incomparable 1-D pair stays incomparable."""
+    worst, reverse_found, ab, ba = math.inf, None, False, False
+    for boxes, p_s, p_l, diff in _def_7_sets():
         if swap:  # a mutant: (Laplace, Laplace) claimed the smaller pair
             p_s, p_l = p_l, p_s
         worst = min(worst, p_s - p_l)
         if p_s - p_l > 1e-9 and reverse_found is None:
-            reverse_found = {"boxes": boxes.tolist(), "P_staircase": p_s, "P_laplace": p_l}
-        diff = _prob_star_set(a, a, boxes) - _prob_star_set(b, b, boxes)
+            reverse_found = {"boxes": [list(x) for x in boxes], "P_staircase": p_s,
+                             "P_laplace": p_l}
         ab, ba = ab or diff > 1e-9, ba or diff < -1e-9
     ok = worst >= -1e-12 and reverse_found is not None and ab and ba
     return CheckResult(holds=ok, claim="Definition 7 on R²: product of Def.-6-smaller components "
@@ -187,14 +200,17 @@ def _eq42_distributions() -> list[tuple[str, Any]]:
             ("broken: core raised 1%", nz.staircase_like(1.0, 1.0, 0.4, core_factor=1.01))]
 
 
-def check_eq_4_2(*, pointwise_factor: float = 1.0) -> CheckResult:
-    """For each noise: pointwise verdict (4.2) — exact sup of log f(x) − log f(x+δ) over a
-    window covering the head and 3 tail periods — vs event verdict (4.1): small intervals at
-    the maximising pair, and 150 random intervals and shifts.  They must agree; and the pointwise
-    sup must agree with privlab.verify.check_pure_dp."""
+@functools.cache
+def _eq42_exact() -> tuple[tuple[str, Any, Any, Any, Any, bool], ...]:
+    """Per noise of :func:`_eq42_distributions`, at :data:`DPS` digits: (name, noise, exact
+    pointwise sup of log f(x) − log f(x+δ), event log-ratio of small intervals at the maximising
+    pair, worst of 150 random interval events (seeded generator, drawn in order over the
+    noises), check_pure_dp's verdict).  None of it depends on the factor the criterion is
+    compared with, so it is memoised per process (shared by the claim and its mutant); frozen
+    noises and mpf values in tuples."""
     check_pure_dp, _ = _api()
     gen = np.random.default_rng(42)
-    rows, agree = [], True
+    out = []
     with mpmath.workdps(DPS):
         for name, y in _eq42_distributions():
             tail = y.tail()
@@ -208,18 +224,30 @@ def check_eq_4_2(*, pointwise_factor: float = 1.0) -> CheckResult:
                 c, w = gen.uniform(-window, window), gen.uniform(1e-3, 2.0)
                 s = gen.uniform(-1, 1) * y.sensitivity
                 worst_random = max(worst_random, ex.event_log_ratio(y, c - w, c + w, s))
+            verify = check_pure_dp(y, dps=DPS)
+            out.append((name, y, sup, ev, worst_random, bool(verify.holds)))
+    return tuple(out)
+
+
+def check_eq_4_2(*, pointwise_factor: float = 1.0) -> CheckResult:
+    """For each noise: pointwise verdict (4.2) — exact sup of log f(x) − log f(x+δ) over a
+    window covering the head and 3 tail periods — vs event verdict (4.1): small intervals at
+    the maximising pair, and 150 random intervals and shifts.  They must agree; and the pointwise
+    sup must agree with privlab.verify.check_pure_dp."""
+    rows, agree = [], True
+    with mpmath.workdps(DPS):
+        for name, y, sup, ev, worst_random, verify_holds in _eq42_exact():
             eps = mpmath.mpf(y.epsilon)
             pointwise_dp = sup <= pointwise_factor * eps * (1 + mpmath.mpf("1e-20"))
             event_dp = ev <= eps * (1 + mpmath.mpf("1e-20")) and worst_random <= eps * (
                 1 + mpmath.mpf("1e-20"))
-            verify = check_pure_dp(y, dps=DPS)
-            agree = agree and pointwise_dp == event_dp == bool(verify.holds)
+            agree = agree and pointwise_dp == event_dp == verify_holds
             rows.append({"noise": name, "claimed_epsilon": y.epsilon,
                          "pointwise_sup": mpmath.nstr(sup, 15),
                          "event_log_ratio_at_sup": mpmath.nstr(ev, 15),
                          "worst_random_event": mpmath.nstr(worst_random, 15),
                          "pointwise_dp": pointwise_dp, "event_dp": event_dp,
-                         "verify.check_pure_dp": bool(verify.holds)})
+                         "verify.check_pure_dp": verify_holds})
     return CheckResult(holds=agree, claim="(4.2) f(x) ≤ e^ε f(x+δ) at continuity points ⇔ ε-DP",
                        value=sum(r["pointwise_dp"] for r in rows), method=Method.NUMERIC,
                        evidence={"noises": rows},
@@ -232,19 +260,38 @@ SEC43_GRID = [(e, dl) for e in (0.01, 0.05, 0.1, 0.5, 1.0, 2.0, 5.0, 10.0) for d
 """ε from 0.01 to 10 (issue 14's sweep), two sensitivities."""
 
 
+@functools.cache
+def _sec43_core_is_laplace_peak() -> bool:
+    """sympy: M0(d = m) − ε/(2Δ) simplifies to 0 (memoised per process: shared by the claim and
+    its mutant)."""
+    r = sp.exp(-sym.EPS)
+    return bool(sp.simplify(sym.m0_of_d().subs({sym.D: sym.m_reconstructed(), sym.R: r})
+                            - sym.EPS / (2 * sym.DELTA)) == 0)
+
+
+@functools.lru_cache(maxsize=64)
+def _sec43_sup(e: float, dl: float) -> Any:
+    """Exact pointwise sup of log f(x) − log f(y), |x − y| ≤ Δ, over [−(m + 4Δ), m + 4Δ] for
+    Staircase.from_laplace(Laplace(e, Δ = dl)), at :data:`DPS` digits (an immutable mpf;
+    memoised per process: independent of the ε claimed, so shared by the claim and its
+    mutant)."""
+    with mpmath.workdps(DPS):
+        y = Staircase.from_laplace(Laplace(epsilon=e, sensitivity=dl))
+        sup, _ = ex.density_sup(y, dl, y.d + 4 * dl)
+    return sup
+
+
 def check_sec43_dp(*, claimed: float = 1.0) -> CheckResult:
     """check_pure_dp and the exact pointwise supremum on :data:`SEC43_GRID`; ``claimed`` < 1
     (a mutant) asks for (claimed·ε)-DP."""
     check_pure_dp, _ = _api()
-    r = sp.exp(-sym.EPS)
-    core = sp.simplify(sym.m0_of_d().subs({sym.D: sym.m_reconstructed(), sym.R: r})
-                       - sym.EPS / (2 * sym.DELTA)) == 0
+    core = _sec43_core_is_laplace_peak()
     rows, ok = [], core
     with mpmath.workdps(DPS):
         for e, dl in SEC43_GRID:
             y = Staircase.from_laplace(Laplace(epsilon=e, sensitivity=dl))
             res = check_pure_dp(y, epsilon=claimed * e, dps=DPS)
-            sup, _ = ex.density_sup(y, dl, y.d + 4 * dl)
+            sup = _sec43_sup(e, dl)
             tight = abs(sup - e) <= mpmath.mpf("1e-20") * e
             ok = ok and bool(res.holds) and tight
             rows.append({"epsilon": e, "Delta": dl, "m": y.d, "verify_holds": bool(res.holds),
@@ -253,6 +300,29 @@ def check_sec43_dp(*, claimed: float = 1.0) -> CheckResult:
                        method=Method.PROPERTY,
                        evidence={"core_height_equals_laplace_peak_eps/(2Δ)": core, "grid": rows},
                        counterexample=None if ok else [r for r in rows if not r["verify_holds"]])
+
+
+@functools.lru_cache(maxsize=16)
+def _sec43_rounded_vs_laplace(e: float) -> tuple[str, tuple[Any, Any]]:
+    """(verdict, (P1 − P2, α) of its witness) of compare(Staircase.from_laplace(L), L) for
+    L = Laplace(e) — independent of the member tested, so memoised per process (shared by the
+    claim and its mutant); immutable."""
+    _, compare = _api()
+    lap = Laplace(epsilon=e)
+    rounded = compare(Staircase.from_laplace(lap), lap, dps=DPS)
+    w = rounded.evidence.get("witness_P1_lt_P2") or {}
+    return str(rounded.value), (w.get("P1 - P2"), w.get("alpha"))
+
+
+@functools.cache
+def _sec43_other_members() -> tuple[tuple[str, str], ...]:
+    """compare(member d, Laplace(1)) for d ∈ {0, 0.2, m ∓ 10⁻³, 0.6, 1} as (d, verdict) pairs
+    (memoised per process: shared by the claim and its mutant)."""
+    _, compare = _api()
+    lap = Laplace(epsilon=1.0)
+    m = Staircase.from_laplace(lap).d
+    return tuple((f"{d:.6g}", str(compare(Staircase(epsilon=1.0, d=d), lap, dps=DPS).value))
+                 for d in (0.0, 0.2, m - 1e-3, m + 1e-3, 0.6, 1.0))
 
 
 def check_sec43_smaller(*, d_offset: float = 0.0) -> CheckResult:
@@ -268,15 +338,13 @@ def check_sec43_smaller(*, d_offset: float = 0.0) -> CheckResult:
                   Staircase(epsilon=e, d=Staircase.from_laplace(lap).d + d_offset))
         res = compare(member, lap, dps=DPS)
         ok = ok and res.value == "less"
-        rounded = compare(Staircase.from_laplace(lap), lap, dps=DPS)
-        w = rounded.evidence.get("witness_P1_lt_P2") or {}
+        rounded_value, witness = _sec43_rounded_vs_laplace(e)
         rows.append({"epsilon": e, "compare": str(res.value),
-                     "float-rounded m: compare": str(rounded.value),
-                     "float-rounded m: P1 - P2 at alpha": (w.get("P1 - P2"), w.get("alpha"))})
+                     "float-rounded m: compare": rounded_value,
+                     "float-rounded m: P1 - P2 at alpha": witness})
     lap = Laplace(epsilon=1.0)
     m = Staircase.from_laplace(lap).d
-    others = {f"{d:.6g}": str(compare(Staircase(epsilon=1.0, d=d), lap, dps=DPS).value)
-              for d in (0.0, 0.2, m - 1e-3, m + 1e-3, 0.6, 1.0)}
+    others = dict(_sec43_other_members())
     return CheckResult(holds=ok, claim="the §4.3 member is strictly smaller than Laplace",
                        value=rows, method=Method.PROPERTY,
                        evidence={"grid": rows, "other_members_vs_laplace_eps_1": others,
@@ -285,35 +353,55 @@ def check_sec43_smaller(*, d_offset: float = 0.0) -> CheckResult:
 
 
 # ---- Lemma 1 --------------------------------------------------------------------------------
-def check_lemma_1(*, pointwise_eps: float = 1.0) -> CheckResult:
-    """Random intervals I on ε-DP noises: P(I + Δ) = e^{−ε}P(I) exactly iff f(x + Δ) = e^{−ε}f(x)
-    on all of I (piecewise exact, 40 digits); both branches must occur."""
+def _lemma_1_noises() -> dict[str, Any]:
+    return {"staircase(d=0.3)": nz.staircase_like(1, 1, 0.3),
+            "staircase(d=0.8)": nz.staircase_like(1, 1, 0.8),
+            "laplace": nz.sawtooth(1, 1, 1), "sawtooth": nz.sawtooth(1, 1, 0.5)}
+
+
+@functools.cache
+def _lemma_1_intervals() -> tuple[tuple[str, Any, Any, bool, Any, tuple[Any, ...]], ...]:
+    """The 240 random intervals I = [lo, hi] of Lemma 1 (seeded generator, 60 per noise, in
+    order) at 40 digits, each as (noise, lo, hi, P(I + Δ) = e^{−ε}P(I) within 10⁻³⁰,
+    (P(I + Δ) − e^{−ε}P(I))/P(I), breakpoints of f on I and of f(· + Δ)).  The interval side
+    does not depend on the pointwise ε tested, so it is memoised per process (shared by the
+    claim and its mutant); immutable tuples of mpf."""
     gen = np.random.default_rng(1)
-    noises = {"staircase(d=0.3)": nz.staircase_like(1, 1, 0.3),
-              "staircase(d=0.8)": nz.staircase_like(1, 1, 0.8),
-              "laplace": nz.sawtooth(1, 1, 1), "sawtooth": nz.sawtooth(1, 1, 0.5)}
-    counts = {"equal_both": 0, "unequal_both": 0}
-    bad, min_gap = [], mpmath.mpf("inf")
+    out = []
     with mpmath.workdps(40):
         tol = mpmath.mpf("1e-30")
         r = mpmath.exp(-1)
-        for name, y in noises.items():
+        for name, y in _lemma_1_noises().items():
             for k in range(60):
                 lo = gen.uniform(-3, 3) if k % 2 else gen.uniform(0, 3)
                 lo = mpmath.mpf(lo)
                 hi = lo + mpmath.mpf(gen.uniform(0.05, 2.5))
                 p, q = ex.interval_mass(y, lo, hi), ex.interval_mass(y, lo + 1, hi + 1)
                 integral_eq = abs(q - r * p) <= tol * p
-                min_gap = min(min_gap, (q - r * p) / p)
                 pts = sorted(set(ex.breakpoints(y, lo, hi))
                              | {x - 1 for x in ex.breakpoints(y, lo + 1, hi + 1)})
-                pointwise_eq, _ = ex.linear_equal_on(ex.shift_gap(y, 1, pointwise_eps), pts,
-                                                     tol)  # pointwise_eps ≠ 1: a mutant
-                counts["equal_both" if integral_eq else "unequal_both"] += (
-                    integral_eq == pointwise_eq)
-                if integral_eq != pointwise_eq:
-                    bad.append({"noise": name, "I": [str(lo), str(hi)],
-                                "integral_equal": integral_eq, "pointwise_equal": pointwise_eq})
+                out.append((name, lo, hi, bool(integral_eq), (q - r * p) / p, tuple(pts)))
+    return tuple(out)
+
+
+def check_lemma_1(*, pointwise_eps: float = 1.0) -> CheckResult:
+    """Random intervals I on ε-DP noises: P(I + Δ) = e^{−ε}P(I) exactly iff f(x + Δ) = e^{−ε}f(x)
+    on all of I (piecewise exact, 40 digits); both branches must occur."""
+    noises = _lemma_1_noises()
+    counts = {"equal_both": 0, "unequal_both": 0}
+    bad, min_gap = [], mpmath.mpf("inf")
+    with mpmath.workdps(40):
+        tol = mpmath.mpf("1e-30")
+        for name, lo, hi, integral_eq, gap, pts_t in _lemma_1_intervals():
+            y = noises[name]
+            min_gap = min(min_gap, gap)
+            pointwise_eq, _ = ex.linear_equal_on(ex.shift_gap(y, 1, pointwise_eps),
+                                                 list(pts_t), tol)  # pointwise_eps ≠ 1: a mutant
+            counts["equal_both" if integral_eq else "unequal_both"] += (
+                integral_eq == pointwise_eq)
+            if integral_eq != pointwise_eq:
+                bad.append({"noise": name, "I": [str(lo), str(hi)],
+                            "integral_equal": integral_eq, "pointwise_equal": pointwise_eq})
     ok = not bad and counts["equal_both"] > 0 and counts["unequal_both"] > 0 and min_gap >= -tol
     return CheckResult(holds=ok, claim="Lemma 1 (interval equality ⇔ pointwise equality)",
                        value=counts, method=Method.PROPERTY,

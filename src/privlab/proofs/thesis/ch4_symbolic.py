@@ -23,8 +23,12 @@ IDX = sp.symbols("i", integer=True, nonnegative=True)
 SMALL_M0 = sp.symbols("m_0", positive=True)
 
 
+@functools.cache
 def geom_sum(expr: sp.Expr) -> sp.Expr:
-    """Σ_{i≥0} expr(i)·r^i for ``expr`` polynomial in i, summed by sympy (branch r < 1)."""
+    """Σ_{i≥0} expr(i)·r^i for ``expr`` polynomial in i, summed by sympy (branch r < 1).
+
+    Memoised per process (sympy expressions are immutable and hashable by structure): the
+    same series is summed by several claims and their mutants."""
     poly = sp.Poly(sp.expand(expr), IDX)
     total = sp.Integer(0)
     for (k,), coeff in poly.terms():
@@ -75,20 +79,31 @@ def check_m_independent_of_i(*, rhs_decays: bool = True) -> CheckResult:
                        counterexample=None if ok else {"d m_i / d i": str(deriv)})
 
 
+@functools.cache
+def _m_formula_fixed() -> tuple[bool, tuple[tuple[str, tuple[tuple[str, sp.Expr], ...]], ...]]:
+    """The part of :func:`check_m_formula` that does not depend on the candidate: whether the
+    literal reading equals the solution, and the three values at ε ∈ {0.1, 0.5, 1, 2}, Δ = 1
+    (20 digits) — frozen as nested tuples (memoised: shared by the claim and its mutant)."""
+    sol = solve_m_i()
+    with mpmath.workdps(30):
+        vals = []
+        for e in ("0.1", "0.5", "1", "2"):
+            sub = {EPS: sp.Rational(e), DELTA: 1}
+            vals.append((e, (("solution", sp.N(sol.subs(sub), 20)),
+                             ("reconstructed", sp.N(m_reconstructed().subs(sub), 20)),
+                             ("literal_reading", sp.N(m_literal().subs(sub), 20)))))
+    literal_ok = sp.simplify(sol - m_literal()) == 0
+    return bool(literal_ok), tuple(vals)
+
+
 def check_m_formula(*, candidate: sp.Expr | None = None) -> CheckResult:
     """``candidate`` (default: the reconstructed printed m) against sympy's solution."""
     sol = solve_m_i()
     cand = m_reconstructed() if candidate is None else candidate
     diff_rec = sp.simplify(sol - cand)
     ok = diff_rec == 0
-    with mpmath.workdps(30):
-        vals = {}
-        for e in ("0.1", "0.5", "1", "2"):
-            sub = {EPS: sp.Rational(e), DELTA: 1}
-            vals[e] = {"solution": sp.N(sol.subs(sub), 20),
-                       "reconstructed": sp.N(m_reconstructed().subs(sub), 20),
-                       "literal_reading": sp.N(m_literal().subs(sub), 20)}
-    literal_ok = sp.simplify(sol - m_literal()) == 0
+    literal_ok, frozen_vals = _m_formula_fixed()
+    vals = {e: dict(row) for e, row in frozen_vals}
     return CheckResult(
         holds=ok, claim="m = Δ(1 − e^{−ε} − εe^{−ε}) / (ε(1 − e^{−ε}))", value=str(sol),
         method=Method.SYMBOLIC,
@@ -100,22 +115,32 @@ def check_m_formula(*, candidate: sp.Expr | None = None) -> CheckResult:
 
 
 # ---- Theorem 1: d_i ---------------------------------------------------------------------------
-def check_thm1_di(*, printed: sp.Expr | None = None) -> CheckResult:
-    """Solve e^{−iε}M0·d_i + e^{−iε}m0(Δ − d_i) = e^{−iε}(1 − e^{−ε})/2 and compare with the
-    printed d_i = (1 − e^{−ε} − 2m0Δ)/(2(M0 − m0)); also re-derive the right-hand side: by
-    Lemma 2 the masses of [iΔ, (i+1)Δ] are P0·r^i, and symmetry gives Σ P0 r^i = 1/2."""
+@functools.cache
+def thm1_di_solution() -> tuple[sp.Expr, bool, sp.Expr, bool]:
+    """(d_i solving the per-interval mass equation, ∂d_i/∂i simplifies to 0, P0 from
+    P0·Σ r^i = 1/2, P0 = (1 − r)/2) — independent of the printed d_i, so memoised per process
+    (shared by the claim and its mutant)."""
     di = sp.Symbol("d_i")
     r = sp.exp(-EPS)
     eq = sp.Eq(sp.exp(-IDX * EPS) * M0 * di + sp.exp(-IDX * EPS) * SMALL_M0 * (DELTA - di),
                sp.exp(-IDX * EPS) * (1 - r) / 2)
     (sol,) = sp.solve(eq, di)
-    if printed is None:
-        printed = (1 - r - 2 * SMALL_M0 * DELTA) / (2 * (M0 - SMALL_M0))
-    same = sp.simplify(sol - printed) == 0
     indep = sp.simplify(sp.diff(sol, IDX)) == 0
     p0 = sp.Symbol("P_0", positive=True)
     (p0_sol,) = sp.solve(sp.Eq(p0 * geom_sum(sp.Integer(1)), sp.Rational(1, 2)), p0)
     mass_ok = sp.simplify(p0_sol - (1 - R) / 2) == 0
+    return sol, bool(indep), p0_sol, bool(mass_ok)
+
+
+def check_thm1_di(*, printed: sp.Expr | None = None) -> CheckResult:
+    """Solve e^{−iε}M0·d_i + e^{−iε}m0(Δ − d_i) = e^{−iε}(1 − e^{−ε})/2 and compare with the
+    printed d_i = (1 − e^{−ε} − 2m0Δ)/(2(M0 − m0)); also re-derive the right-hand side: by
+    Lemma 2 the masses of [iΔ, (i+1)Δ] are P0·r^i, and symmetry gives Σ P0 r^i = 1/2."""
+    r = sp.exp(-EPS)
+    sol, indep, p0_sol, mass_ok = thm1_di_solution()
+    if printed is None:
+        printed = (1 - r - 2 * SMALL_M0 * DELTA) / (2 * (M0 - SMALL_M0))
+    same = sp.simplify(sol - printed) == 0
     ok = same and indep and mass_ok
     return CheckResult(holds=ok, claim="d_i = (1 − e^{−ε} − 2m0Δ)/(2(M0 − m0)), independent of i",
                        value=str(sol), method=Method.SYMBOLIC,
@@ -132,16 +157,25 @@ def _normalisation(step_heights: sp.Expr, core: sp.Expr) -> sp.Expr:
     return 2 * (core + DELTA * step_heights)
 
 
-def check_m0_d_relation(*, printed: sp.Expr | None = None) -> CheckResult:
+@functools.cache
+def m0_d_normalisation() -> tuple[sp.Expr, sp.Expr, bool, sp.Expr]:
+    """(total mass of the reconstructed density, d solving total = 1, whether M0 solving it is
+    :func:`m0_of_d`, the simplified total) — independent of the printed relation, so memoised
+    per process (shared by the claim and its mutant)."""
     total = _normalisation(M0 * R * geom_sum(sp.Integer(1)), M0 * D)
     (d_sol,) = sp.solve(sp.Eq(total, 1), D)
+    inv_ok = sp.simplify(sp.solve(sp.Eq(total, 1), M0)[0] - m0_of_d()) == 0
+    return total, d_sol, bool(inv_ok), sp.simplify(total)
+
+
+def check_m0_d_relation(*, printed: sp.Expr | None = None) -> CheckResult:
+    _, d_sol, inv_ok, total_simplified = m0_d_normalisation()
     if printed is None:
         printed = (1 - R - 2 * M0 * R * DELTA) / (2 * (1 - R) * M0)
     ok = sp.simplify(d_sol - printed) == 0
-    inv_ok = sp.simplify(sp.solve(sp.Eq(total, 1), M0)[0] - m0_of_d()) == 0
     return CheckResult(holds=ok and inv_ok, claim="d = (1 − e^{−ε} − 2M0e^{−ε}Δ)/(2(1 − e^{−ε})M0)",
                        value=str(d_sol), method=Method.SYMBOLIC,
-                       evidence={"normalisation": f"{sp.simplify(total)} = 1",
+                       evidence={"normalisation": f"{total_simplified} = 1",
                                  "d_from_normalisation": str(d_sol),
                                  "printed_relation": str(printed), "equal": ok,
                                  "inverse_M0(d)": str(m0_of_d()), "inverse_ok": inv_ok},
@@ -189,15 +223,35 @@ def variance_closed_form() -> tuple[sp.Expr, sp.Expr]:
     return sp.simplify(v), sp.factor(sp.simplify(v.subs(M0, m0_of_d())))
 
 
+@functools.cache
+def _variance_of_d_mp() -> Any:
+    """V(d) of :func:`variance_closed_form` lambdified for mpmath, as a function of (r, Δ, d)
+    (memoised: the same pure function every time)."""
+    _, vd = variance_closed_form()
+    return sp.lambdify((R, DELTA, D), vd, modules="mpmath")
+
+
 def variance_mp(eps: Any, delta: Any, d: Any) -> Any:
     """The closed form evaluated with mpmath at the current precision."""
-    _, vd = variance_closed_form()
-    f = sp.lambdify((R, DELTA, D), vd, modules="mpmath")
+    f = _variance_of_d_mp()
     return f(mpmath.exp(-mpmath.mpf(eps)), mpmath.mpf(delta), mpmath.mpf(d))
 
 
 def variance_quadrature(eps: Any, delta: Any, d: Any) -> Any:
-    """E Y² by mpmath quadrature of the exact density, step by step (nsum over the steps)."""
+    """E Y² by mpmath quadrature of the exact density, step by step (nsum over the steps), at
+    the current precision.  Memoised per process on (ε, Δ, d as mpf at the current precision,
+    the precision): the claim and its mutant integrate the same six points."""
+    return _variance_quadrature(mpmath.mpf(eps), mpmath.mpf(delta), mpmath.mpf(d),
+                                mpmath.mp.prec)
+
+
+@functools.cache
+def _variance_quadrature(eps: Any, delta: Any, d: Any, prec: int) -> Any:
+    with mpmath.workprec(prec):
+        return _variance_quadrature_uncached(eps, delta, d)
+
+
+def _variance_quadrature_uncached(eps: Any, delta: Any, d: Any) -> Any:
     eps, delta, d = mpmath.mpf(eps), mpmath.mpf(delta), mpmath.mpf(d)
     r = mpmath.exp(-eps)
     m0 = (1 - r) / (2 * (d * (1 - r) + r * delta))
@@ -265,8 +319,12 @@ def gv_gamma(eps: Any) -> Any:
         mpmath.cbrt(2) * (1 - b) ** 2)
 
 
-def check_fig42_minimum(*, printed_d: str = "0.416737", printed_v: str = "1.9181"
-                        ) -> CheckResult:
+@functools.cache
+def fig42_facts() -> tuple[bool, bool, bool, bool, Any, Any, Any]:
+    """The part of :func:`check_fig42_minimum` that does not depend on the printed values:
+    (γ* is a root of the cubic, p' = 6·lin², dV/dd = p/(3·lin²), signs of p(0) and p(Δ),
+    d*, V(d*), p(d*) at 30 digits) — booleans and immutable mpf values, memoised per process
+    (shared by the claim and its two mutants)."""
     st = variance_stationarity()
     gv_root = st["gv_remainder"] == 0
     lin = D * (1 - R) + R * DELTA  # > 0
@@ -280,6 +338,14 @@ def check_fig42_minimum(*, printed_d: str = "0.416737", printed_v: str = "1.9181
         v_star = variance_mp(1, 1, d_star)
         cubic_at = sp.lambdify((R, DELTA, D), st["cubic"], modules="mpmath")(
             mpmath.exp(-1), 1, d_star)
+    return (bool(gv_root), bool(monotone), bool(ratio_pos), bool(ends), d_star, v_star,
+            cubic_at)
+
+
+def check_fig42_minimum(*, printed_d: str = "0.416737", printed_v: str = "1.9181"
+                        ) -> CheckResult:
+    st = variance_stationarity()
+    gv_root, monotone, ratio_pos, ends, d_star, v_star, cubic_at = fig42_facts()
     from privlab.proofs.printed import matches_printed
 
     d_ok = matches_printed(d_star, printed_d)

@@ -13,6 +13,7 @@ claims recompute every number on an independent route at 30 digits:
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import mpmath
@@ -63,14 +64,16 @@ def ci_optimal(eps: Any, delta: Any = 1, level: Any = LEVEL) -> tuple[Any, Any, 
     return best, 2 * ci_halfwidth_mp(eps, delta, best, lv), cands
 
 
+@functools.cache
 def ci_is_piecewise_linear() -> bool:
-    """sympy: for a fixed step index i the tail half-width is affine in d."""
+    """sympy: for a fixed step index i the tail half-width is affine in d (memoised per
+    process: a fixed symbolic fact shared by Table 4.2, Fig. 4.3 and their mutants)."""
     lv = sp.Rational(95, 100)
     r, delta, d, i = sym.R, sym.DELTA, sym.D, sym.IDX
     p0 = 2 * sym.m0_of_d() * d
     q = (1 - lv) / (1 - p0)
     a = d + i * delta + delta * (1 - q / r**i) / (1 - r)
-    return sp.simplify(sp.diff(a, d, 2)) == 0
+    return bool(sp.simplify(sp.diff(a, d, 2)) == 0)
 
 
 def variance_optimal(eps: Any, delta: Any = 1) -> tuple[Any, Any]:
@@ -216,15 +219,24 @@ def check_table_42(*, paper: dict[str, tuple[str, str]] | None = None) -> CheckR
                        counterexample=bad or None)
 
 
+@functools.cache
+def _fig43_exact() -> tuple[Any, Any, tuple[Any, ...], Any]:
+    """(d*, CI length, kink candidates, best length on the 2001-point grid) at ε = Δ = 1, 30
+    digits — independent of the printed d, so memoised per process (shared by the claim and its
+    mutant); immutable mpf values."""
+    with mpmath.workdps(30):
+        d, length, cands = ci_optimal(1)
+        # the kink formula reproduces the minimiser: no grid point does better
+        grid_best = min(2 * ci_halfwidth_mp(1, 1, mpmath.mpf(j) / 2000) for j in range(2001))
+    return d, length, tuple(cands), grid_best
+
+
 def check_fig43_minimum(*, printed_d: str = "0.993") -> CheckResult:
     """The exact CI-optimal d against the printed value under the one printed-number rule."""
     from privlab.proofs.printed import matches_printed
 
     lin = ci_is_piecewise_linear()
-    with mpmath.workdps(30):
-        d, length, cands = ci_optimal(1)
-        # the kink formula reproduces the minimiser: no grid point does better
-        grid_best = min(2 * ci_halfwidth_mp(1, 1, mpmath.mpf(j) / 2000) for j in range(2001))
+    d, length, cands, grid_best = _fig43_exact()
     close = matches_printed(d, printed_d)
     ok = lin and close and grid_best >= length - mpmath.mpf("1e-25")
     ev = {"d_star": mpmath.nstr(d, 20), "ci95_length": mpmath.nstr(length, 20),
