@@ -39,8 +39,9 @@ def semantic_sse(space: SemanticSpace, original: Any, release: Any) -> Any:
     """SSE of one release (n, m) or of each of several (runs, n, m) (then an array)."""
     x, r = _pair(space, original, release)
     tot = np.zeros(r.shape[:-1])
+    c = space.dist.shape[1]
     for j in range(space.m):
-        t = space.dist[j][x[:, j], r[..., j]]
+        t = space.dist[j].ravel()[x[:, j] * c + r[..., j]]  # δ_j(x_ij, r_ij), flat lookup
         tot = tot + t * t
     s = tot.sum(axis=-1)
     return float(s) if s.ndim == 0 else s
@@ -64,6 +65,14 @@ def _distinct_keys(keys: np.ndarray, stride: np.ndarray, sizes: np.ndarray
     return u.astype(np.int64), w.astype(np.int64), inv.ravel().astype(np.int64)
 
 
+def _keys(rows: np.ndarray, stride: np.ndarray) -> np.ndarray:
+    """``rows @ stride`` (int64 mixed-radix keys), column by column (exact integers)."""
+    key = rows[:, 0] * stride[0]
+    for j in range(1, rows.shape[1]):
+        key = key + rows[:, j] * stride[j]
+    return key
+
+
 def semantic_record_linkage(space: SemanticSpace, original: Any, release: Any,
                             per_record: bool = False) -> Any:
     """RL (%) of one release (n, m), or of each of several (runs, n, m) (then an array);
@@ -71,8 +80,8 @@ def semantic_record_linkage(space: SemanticSpace, original: Any, release: Any,
     x, r = _pair(space, original, release)
     flat = r.reshape(-1, space.m)
     stride = np.cumprod(np.r_[1, space.sizes[::-1][:-1]])[::-1]  # mixed-radix tuple key
-    u, w, inv = _distinct_keys(x @ stride, stride, space.sizes)
-    v, _, vinv = _distinct_keys(flat @ stride, stride, space.sizes)
+    u, w, inv = _distinct_keys(_keys(x, stride), stride, space.sizes)
+    v, _, vinv = _distinct_keys(_keys(flat, stride), stride, space.sizes)
     d = np.zeros((len(v), len(u)))
     for j in range(space.m):
         t = space.dist[j][v[:, j][:, None], u[:, j][None, :]]
@@ -81,7 +90,9 @@ def semantic_record_linkage(space: SemanticSpace, original: Any, release: Any,
     near = d <= dmin * (1.0 + 1e-12) + 1e-300
     size = near.astype(float) @ w.astype(float)  # |G| per distinct released tuple
     orig_of = np.broadcast_to(inv, r.shape[:-1]).ravel()
-    prob = (near[vinv, orig_of] / size[vinv]).reshape(r.shape[:-1])
+    # near[vinv, orig_of] / size[vinv], divided once per (distinct release, original) pair
+    pv = (near / size[:, None]).ravel()
+    prob = pv[vinv * len(u) + orig_of].reshape(r.shape[:-1])
     rl = 100.0 * prob.mean(axis=-1)
     rl = float(rl) if rl.ndim == 0 else rl
     return (rl, prob) if per_record else rl

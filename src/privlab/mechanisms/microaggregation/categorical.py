@@ -84,6 +84,8 @@ class SemanticSpace:
                                    "table")
         if not np.issubdtype(x.dtype, np.integer):
             raise InvalidParameter("codes must be integer concept codes (Taxonomy.codes)")
+        if x.min() >= 0 and all(x[:, j].max() < self.sizes[j] for j in range(self.m)):
+            return np.ascontiguousarray(x, dtype=np.int64)  # every code valid (fast test)
         bad = (x < 0) | (x >= self.sizes[None, :])
         if bad.any():
             r, c = np.argwhere(bad)[0]

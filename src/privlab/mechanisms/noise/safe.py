@@ -314,6 +314,11 @@ def check_discrete_dp(noise: DiscreteNoise, epsilon: float | None = None, *,
     # cost(y + δ) for every δ ∈ [−K, K] (rows, δ ascending) as windows of one cost array;
     # the first maximum in (δ, y) order, as a loop over δ keeping strict improvements gives
     ext = noise.cost(np.arange(-radius - k, radius + k + 1, dtype=np.int64))
+    # costs are ≥ 0, so every difference lies in [−max, max]: the narrowest integer type that
+    # holds it gives the same differences exactly (less memory traffic than int64)
+    top = int(ext.max())
+    small = next(t for t in (np.int8, np.int16, np.int32, np.int64) if top <= np.iinfo(t).max)
+    base, ext = base.astype(small), ext.astype(small)
     shifted = np.lib.stride_tricks.sliding_window_view(ext, ys.size)
     worst, arg = -1, (0, 0)
     block = max(1, (1 << 22) // ys.size)

@@ -137,9 +137,24 @@ def load_adult(data_dir: Path | str | None) -> tuple[np.ndarray, np.ndarray, lis
     import csv
 
     with (Path(data_dir) / "adult.csv").open() as fh:
-        rows = [r for r in csv.DictReader(fh) if "?" not in {v.strip() for v in r.values()}]
-    c = np.array([float(r["hours-per-week"]) for r in rows])
-    q = np.array([[float(r[k]) for k in ADULT_QI] for r in rows])
+        r = csv.reader(fh)
+        header = next(r, [])
+        raw = [row for row in r if row]  # csv.DictReader skips empty rows too
+    if not all(len(row) == len(header) for row in raw):  # ragged: csv.DictReader's reading
+        with (Path(data_dir) / "adult.csv").open() as fh:
+            rows = [r for r in csv.DictReader(fh)
+                    if "?" not in {v.strip() for v in r.values()}]
+        c = np.array([float(r["hours-per-week"]) for r in rows])
+        q = np.array([[float(r[k]) for k in ADULT_QI] for r in rows])
+        return c, q, ADULT_QI
+    # csv.DictReader's dict keeps the last column of a repeated name
+    col = {h: i for i, h in enumerate(header)}
+    ic, iq = col["hours-per-week"], [col[k] for k in ADULT_QI]
+    # a row is dropped when a stripped field is "?"; rows without any "?" are kept as is
+    kept = [row for row in raw
+            if "?" not in "".join(row) or "?" not in {v.strip() for v in row}]
+    c = np.array([float(row[ic]) for row in kept])
+    q = np.array([[float(row[i]) for i in iq] for row in kept])
     return c, q, ADULT_QI
 
 

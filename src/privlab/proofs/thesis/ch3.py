@@ -54,8 +54,8 @@ def check_alg_2_1(seed: int = 20261122, random_sets: int = 200, *, last_max: int
     from privlab.verify.microaggregation.reference import literal_mdav_labels, mdav_group_sizes
 
     arithmetic_bad = [(n, k) for k in range(1, 21) for n in range(k, 401)
-                      if not (all(s == k for s in mdav_group_sizes(n, k)[:-1])
-                              and k <= mdav_group_sizes(n, k)[-1] <= 2 * k - last_max)]
+                      for sz in (mdav_group_sizes(n, k),)
+                      if not (all(s == k for s in sz[:-1]) and k <= sz[-1] <= 2 * k - last_max)]
     g = np.random.default_rng(seed)
     size_bad: list[dict[str, Any]] = []
     size_runs = 0

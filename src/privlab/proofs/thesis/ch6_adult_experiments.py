@@ -41,7 +41,8 @@ from privlab.mechanisms.microaggregation.categorical import (
 from privlab.mechanisms.microaggregation.taxonomy import Taxonomy, load_taxonomy
 from privlab.metrics.categorical import semantic_record_linkage, semantic_sse
 
-__all__ = ["ADULT_COLUMNS", "HIERARCHIES", "N_ADULT", "adult_categorical", "em_releases",
+__all__ = ["ADULT_COLUMNS", "HIERARCHIES", "N_ADULT", "adult_categorical", "distinct_rows",
+           "em_releases",
            "marginality_matrices", "mdav_release", "mean_sse_rl", "release_labels"]
 
 ADULT_COLUMNS = ("occupation", "native-country")
@@ -57,8 +58,10 @@ def _read_adult(path: Path) -> list[tuple[str, str]]:
         r = csv.reader(f)
         header = [h.strip() for h in next(r)]
         cols = [header.index(c) for c in ADULT_COLUMNS]
-        rows = [[v.strip() for v in row] for row in r if row]
-    return [(row[cols[0]], row[cols[1]]) for row in rows if "?" not in row]
+        a, b = cols
+        # a row is dropped when a stripped field is "?"; rows without any "?" are kept as is
+        return [(row[a].strip(), row[b].strip()) for row in r
+                if row and ("?" not in "".join(row) or "?" not in [v.strip() for v in row])]
 
 
 def synthetic_taxonomy(prefix: str, groups: tuple[int, ...]) -> Taxonomy:
@@ -127,22 +130,50 @@ def marginality_matrices(codes: np.ndarray, labels: np.ndarray, space: SemanticS
     return out
 
 
+def distinct_rows(mg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(the distinct rows of ``mg`` (bitwise, sorted by their bytes), inverse) with
+    ``rows[inverse] == mg`` bit for bit; read-only arrays.  Clusters holding the same counts of
+    concepts share one row (k = 1: at most C_j distinct rows out of n)."""
+    a = np.ascontiguousarray(mg)
+    v = a.view(np.dtype((np.void, a.shape[1] * a.itemsize))).ravel()
+    _, first, inv = np.unique(v, return_index=True, return_inverse=True)
+    rows, inv = a[first], inv.ravel().astype(np.intp)
+    rows.setflags(write=False)
+    inv.setflags(write=False)
+    return rows, inv
+
+
 def em_releases(margs: list[np.ndarray], labels: np.ndarray, space: SemanticSpace,
-                epsilon: float, runs: int, *, factor: float = 1.0, rng: Any = None
-                ) -> np.ndarray:
+                epsilon: float, runs: int, *, factor: float = 1.0, rng: Any = None,
+                distinct: Any = None) -> np.ndarray:
     """``runs`` record-aligned releases (runs, n, m) of exponential-mechanism centroids,
-    one draw per cluster and attribute (inverse-CDF sampling)."""
+    one draw per cluster and attribute (inverse-CDF sampling).
+
+    The weights and CDFs are row-wise functions of a marginality row, so they are computed
+    once per distinct row (:func:`distinct_rows`; ``distinct`` may hold them, one pair per
+    attribute) and gathered per cluster: the same floats as row by row."""
     g = as_generator(rng)
     out = np.empty((runs, labels.shape[0], space.m), dtype=np.int64)
     for j, mg in enumerate(margs):
-        logw = -epsilon * mg / (2.0 * factor * space.norm[j])
+        rows, inv = distinct[j] if distinct is not None else distinct_rows(mg)
+        logw = -epsilon * rows / (2.0 * factor * space.norm[j])
         p = np.exp(logw - logw.max(axis=1, keepdims=True))
         cum = np.cumsum(p, axis=1)
         cum /= cum[:, -1:]
         u = g.random((runs, mg.shape[0]))
-        idx = (cum[None, :, :] < u[:, :, None]).sum(axis=2)
-        out[:, :, j] = np.minimum(idx, mg.shape[1] - 1)[:, labels]
+        out[:, :, j] = np.minimum(_count_below(cum[inv], u), mg.shape[1] - 1)[:, labels]
     return out
+
+
+def _count_below(cum: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """``(cum[None, :, :] < u[:, :, None]).sum(axis=2)``: per run r and row i, the number of
+    entries of ``cum[i]`` below ``u[r, i]`` (the inverse-CDF index), accumulated column by
+    column (an exact integer count; a uint8 counter while the rows have < 256 entries)."""
+    cols = np.ascontiguousarray(cum.T)
+    acc = np.zeros(u.shape, dtype=np.uint8 if cum.shape[1] < 256 else np.intp)
+    for c in cols:
+        np.add(acc, np.less(c, u), out=acc, casting="unsafe")
+    return acc.astype(np.intp)
 
 
 def mdav_release(codes: np.ndarray, space: SemanticSpace, k: int) -> np.ndarray:

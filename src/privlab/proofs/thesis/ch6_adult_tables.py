@@ -93,7 +93,7 @@ class _Shared:
 
         self.x, self.space, self.what, self.real = ax.adult_categorical(data_dir=data_dir)
         self.x.setflags(write=False)
-        self.parts: dict[int, tuple[np.ndarray, list[np.ndarray]]] = {}
+        self.parts: dict[int, tuple[np.ndarray, list[np.ndarray], Any]] = {}
         self.mdav: dict[int, tuple[float, float]] = {}
         self.distinct: int | None = None
 
@@ -139,10 +139,12 @@ class _Runner:
 
         if k not in self._cache:
             lab = ax.release_labels(self.x, self.space, k)
-            self._cache[k] = lab, ax.marginality_matrices(self.x, lab, self.space)
-        lab, margs = self._cache[k]
+            margs = ax.marginality_matrices(self.x, lab, self.space)
+            self._cache[k] = lab, margs, tuple(ax.distinct_rows(mg) for mg in margs)
+        lab, margs, distinct = self._cache[k]
         factor = self.x.shape[0] / k if (self.vldb14 and k > 1) else 1.0
-        outs = ax.em_releases(margs, lab, self.space, e, self.runs, factor=factor, rng=g)
+        outs = ax.em_releases(margs, lab, self.space, e, self.runs, factor=factor, rng=g,
+                              distinct=distinct)
         return ax.mean_sse_rl(self.x, self.space, outs)
 
     def mdav(self, k: int) -> tuple[float, float]:

@@ -29,6 +29,7 @@ intruder who knows M undoes it).  Cost O(n! · n · realisations); n ≤ 7.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Callable
@@ -46,9 +47,19 @@ Partition = Callable[[np.ndarray, np.ndarray, int], np.ndarray]
 
 
 def _mdav_partition(q: np.ndarray, c: np.ndarray, k: int) -> np.ndarray:
+    """MDAV on the known attributes ``q`` only (``c`` does not enter): memoised on q's bytes,
+    shape and k, since :func:`posterior` asks for it once per hypothesis; a fresh copy."""
+    x = np.ascontiguousarray(q, dtype=float)
+    return _mdav_labels_of(x.tobytes(), x.shape, int(k)).copy()
+
+
+@functools.lru_cache(maxsize=256)
+def _mdav_labels_of(data: bytes, shape: tuple[int, ...], k: int) -> np.ndarray:
     from privlab.mechanisms.microaggregation.mdav_algorithm import mdav_labels
 
-    return mdav_labels(np.ascontiguousarray(q, dtype=float), k)
+    lab = mdav_labels(np.frombuffer(data, dtype=float).reshape(shape).copy(), k)
+    lab.setflags(write=False)
+    return lab
 
 
 def _ir_partition(q: np.ndarray, c: np.ndarray, k: int) -> np.ndarray:
@@ -102,33 +113,65 @@ def _prob_of(perm: tuple[int, ...], labels: np.ndarray, kind: str) -> Fraction:
     return Fraction(1, math.prod(math.factorial(int(s)) for s in sizes if s))
 
 
+@functools.cache
+def _uniform_probability(sizes: tuple[int, ...]) -> Fraction:
+    """1/Π|G|!: the probability of each permutation within groups of these sizes."""
+    return Fraction(1, math.prod(math.factorial(s) for s in sizes if s))
+
+
 def posterior(q: np.ndarray, released_c: np.ndarray, k: int, partition: Partition,
-              kind: str = "uniform", cache: dict[Any, np.ndarray] | None = None
+              kind: str = "uniform", cache: dict[Any, Any] | None = None
               ) -> list[list[Fraction]]:
-    """P(identity i ↔ released position l) for the intruder of the module doc."""
+    """P(identity i ↔ released position l) for the intruder of the module doc.
+
+    Exact as a sum of Fractions; the likelihoods take few distinct values (1/Π|G|! per
+    partition), so the hypotheses ρ are counted per (likelihood, i, ρ(i)) in integers and each
+    count is multiplied by its likelihood once: Σ_ρ L(ρ)·[ρ(i) = l] = Σ_L L·#{ρ: L(ρ) = L,
+    ρ(i) = l}, the same rational numbers."""
     n = len(released_c)
     cache = {} if cache is None else cache
-    post = [[Fraction(0)] * n for _ in range(n)]
-    total = Fraction(0)
+    rel = released_c.tolist()
+    counts: dict[Fraction, list[int]] = {}  # likelihood -> #ρ with ρ(i) = l at [i·n + l]
     for rho in itertools.permutations(range(n)):
-        c = released_c[list(rho)]  # c_i = c'_{rho(i)}
-        key = tuple(c.tolist())
-        lab = cache.get(key)
-        if lab is None:
-            lab = np.asarray(partition(q, c, k))
-            cache[key] = lab
+        key = tuple(rel[r] for r in rho)  # c_i = c'_{rho(i)}
+        got = cache.get(("likelihood", kind, key))
+        if got is None:
+            lab = cache.get(key)
+            if lab is None:
+                lab = np.asarray(partition(q, released_c[list(rho)], k))
+                cache[key] = lab
+            # uniform: P(π) = 1/Π|G|! for every π within the groups (else 0)
+            got = (lab.tolist(), _uniform_probability(tuple(np.bincount(lab).tolist()))
+                   if kind == "uniform" else None)
+            cache[("likelihood", kind, key)] = got
         inv = [0] * n
         for i, r in enumerate(rho):
             inv[r] = i
         # π = ρ^{-1} as "released row l carries c_{π(l)}": c_{π(l)} = c'_l ⇔ π(l) = ρ^{-1}(l)
-        like = _prob_of(tuple(inv), lab, kind)
+        lab_l, uniform = got
+        if uniform is None:
+            like = _prob_of(tuple(inv), cache[key], kind)
+        elif any(lab_l[inv[r]] != lab_l[r] for r in range(n)):
+            continue
+        else:
+            like = uniform
         if like == 0:
             continue
-        total += like
+        m = counts.get(like)
+        if m is None:
+            m = counts[like] = [0] * (n * n)
         for i, r in enumerate(rho):
-            post[i][r] += like
+            m[i * n + r] += 1
+    total = sum((like * sum(m[:n]) for like, m in counts.items()), Fraction(0))
     if total == 0:  # pragma: no cover - the true hypothesis always has positive likelihood
         raise InvalidParameter("no hypothesis explains the release")
+    post = [[Fraction(0)] * n for _ in range(n)]
+    for like, m in counts.items():
+        for i in range(n):
+            row = post[i]
+            for r in range(n):
+                if m[i * n + r]:
+                    row[r] += like * m[i * n + r]
     return [[p / total for p in row] for row in post]
 
 
@@ -153,7 +196,7 @@ def check_probabilistic_k_anonymity(q: Any, c: Any, k: int, *, method: str = "ir
     part = PARTITIONS[method]
     lab_true = np.asarray(part(q, c, k))
     real = _perms_within(lab_true, mechanism)
-    cache: dict[Any, np.ndarray] = {}
+    cache: dict[Any, Any] = {}
     max_post = Fraction(0)
     success = [Fraction(0)] * n
     worst: dict[str, Any] | None = None

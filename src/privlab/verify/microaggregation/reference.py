@@ -100,10 +100,18 @@ def literal_mdav_labels(x: Any, k: int, distance: str = "standardised") -> np.nd
     def average(ids: list[int]) -> Row:
         return tuple(sum((rows[i][j] for i in ids), Fraction(0)) / len(ids) for j in range(m))
 
-    def farthest(p: Row) -> int:
+    memo: dict[tuple[int, int], Fraction] = {}
+
+    def d2_rows(i: int, c: int) -> Fraction:  # d2(rows[i], rows[c]), computed once per pair
+        d = memo.get((i, c))
+        if d is None:
+            d = memo[i, c] = d2(rows[i], rows[c])
+        return d
+
+    def farthest(p: Row | int) -> int:
         best, arg = Fraction(-1), remaining[0]
         for i in remaining:  # strict '>' keeps the earliest among equals
-            d = d2(rows[i], p)
+            d = d2_rows(i, p) if isinstance(p, int) else d2(rows[i], p)
             if d > best:
                 best, arg = d, i
         return arg
@@ -112,7 +120,7 @@ def literal_mdav_labels(x: Any, k: int, distance: str = "standardised") -> np.nd
         nonlocal label, remaining
         rank = {i: t for t, i in enumerate(remaining)}
         others = sorted((i for i in remaining if i != c),
-                        key=lambda i: (d2(rows[i], rows[c]), rank[i]))
+                        key=lambda i: (d2_rows(i, c), rank[i]))
         members = {c, *others[:k - 1]}
         for i in members:
             lab[i] = label
@@ -122,7 +130,7 @@ def literal_mdav_labels(x: Any, k: int, distance: str = "standardised") -> np.nd
     while len(remaining) >= 3 * k:
         x1 = farthest(average(remaining))
         cluster(x1)
-        x2 = farthest(rows[x1])
+        x2 = farthest(x1)  # the record farthest from x1 (distances to x1 from cluster(x1))
         cluster(x2)
     if len(remaining) >= 2 * k:
         cluster(farthest(average(remaining)))

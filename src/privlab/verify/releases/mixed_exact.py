@@ -72,12 +72,27 @@ def _clusters(rel: MixedDPRelease, records: Sequence[Sequence[Any]]) -> list[lis
     return [list(np.flatnonzero(lab == c)) for c in range(int(lab.max()) + 1)]
 
 
-def categorical_law(rel: MixedDPRelease, records: Sequence[Sequence[Any]]
-                    ) -> dict[tuple[Any, ...], float]:
-    """Exact law of the categorical columns of the released table (output → probability)."""
+def _cached_clusters(rel: MixedDPRelease, records: Sequence[Sequence[Any]],
+                     cache: dict[Any, Any] | None) -> Any:
+    """``_clusters(rel, records)``, remembered in ``cache`` (shared by the calls with the same
+    ``rel``) under ("clusters", rows) as tuples: the neighbours of one small data set are
+    the neighbours' neighbours of the next."""
+    if cache is None:
+        return _clusters(rel, records)
+    key = ("clusters", tuple(tuple(r) for r in records))
+    got = cache.get(key)
+    if got is None:
+        got = cache[key] = tuple(tuple(m) for m in _clusters(rel, records))
+    return got
+
+
+def categorical_law(rel: MixedDPRelease, records: Sequence[Sequence[Any]],
+                    clusters: list[list[int]] | None = None) -> dict[tuple[Any, ...], float]:
+    """Exact law of the categorical columns of the released table (output → probability);
+    ``clusters``: ``_clusters(rel, records)`` when the caller has it already."""
     n = len(records)
     cat = [j for j, a in enumerate(rel.attributes) if isinstance(a, Taxonomy)]
-    clusters = _clusters(rel, records)
+    clusters = _clusters(rel, records) if clusters is None else clusters
     choices = []
     for members in clusters:
         per_attr = []
@@ -119,12 +134,14 @@ def categorical_law(rel: MixedDPRelease, records: Sequence[Sequence[Any]]
 
 
 def _numeric_loss(rel: MixedDPRelease, x: Sequence[Sequence[Any]],
-                  y: Sequence[Sequence[Any]], cx: list[list[int]] | None = None) -> float:
-    """``cx``: ``_clusters(rel, x)`` when the caller has it already."""
+                  y: Sequence[Sequence[Any]], cx: list[list[int]] | None = None,
+                  cy: list[list[int]] | None = None) -> float:
+    """``cx``, ``cy``: ``_clusters(rel, x)``, ``_clusters(rel, y)`` when the caller has them."""
     num = [j for j, a in enumerate(rel.attributes) if isinstance(a, NumericDomain)]
     if not num:
         return 0.0
-    cx, cy = _clusters(rel, x) if cx is None else cx, _clusters(rel, y)
+    cx = _clusters(rel, x) if cx is None else cx
+    cy = _clusters(rel, y) if cy is None else cy
     by_rank = rel.rows == "shuffled" and rel.k >= 2 and rel.microaggregation != "none"
     if not by_rank:
         if sorted(map(tuple, cx)) != sorted(map(tuple, cy)):
@@ -148,13 +165,14 @@ def _ratio(a: float, b: float) -> float:
 
 
 def _cached_law(rel: MixedDPRelease, records: list[list[Any]],
-                cache: dict[Any, Any] | None) -> dict[tuple[Any, ...], float]:
+                cache: dict[Any, Any] | None, clusters: list[list[int]] | None = None
+                ) -> dict[tuple[Any, ...], float]:
     if cache is None:
-        return categorical_law(rel, records)
+        return categorical_law(rel, records, clusters)
     rows = tuple(tuple(r) for r in records)
     key = rows if rel.rows == "aligned" else tuple(sorted(rows, key=repr))
     if key not in cache:  # shuffled rows: the law depends on the multiset of records only
-        cache[key] = categorical_law(rel, records)
+        cache[key] = categorical_law(rel, records, clusters)
     return cache[key]
 
 
@@ -164,10 +182,11 @@ def exact_mixed_loss(rel: MixedDPRelease, records: Sequence[Sequence[Any]],
     """Worst categorical-part and numerical-part losses over every substitution neighbour
     (``cache``: a dict shared between calls with the same ``rel``, laws by data set)."""
     records = [list(r) for r in records]
-    base = _cached_law(rel, records, cache)
+    base_clusters = _cached_clusters(rel, records, cache)
+    base = _cached_law(rel, records, cache, base_clusters)
     domain = list(itertools.product(*_values(rel, grid)))
     worst_c, at_c, worst_n, at_n, count = 0.0, None, 0.0, None, 0
-    base_clusters = _clusters(rel, records)
+    numeric = any(isinstance(a, NumericDomain) for a in rel.attributes)
     reprs: dict[tuple[Any, ...], str] = {}  # outputs are built of str concepts: equal
     # outputs have equal reprs, so each repr is computed once
 
@@ -184,7 +203,11 @@ def exact_mixed_loss(rel: MixedDPRelease, records: Sequence[Sequence[Any]],
             other = [list(r) for r in records]
             other[i] = list(new)
             count += 1
-            law2 = _cached_law(rel, other, cache)
+            # the neighbour's partition, computed once for its law and its numerical loss
+            # (both need it: categorical_law when the law is not cached yet, _numeric_loss
+            # whenever there are numerical attributes)
+            other_clusters = _cached_clusters(rel, other, cache) if numeric else None
+            law2 = _cached_law(rel, other, cache, other_clusters)
             for o in sorted(set(base) | set(law2), key=by_repr):  # deterministic witness
                 r = _ratio(base.get(o, 0.0), law2.get(o, 0.0))
                 if r > worst_c:
@@ -192,7 +215,7 @@ def exact_mixed_loss(rel: MixedDPRelease, records: Sequence[Sequence[Any]],
                                         "output": [list(t) if isinstance(t, tuple) else t
                                                    for t in o],
                                         "p_x": base.get(o, 0.0), "p_x_prime": law2.get(o, 0.0)}
-            ln = _numeric_loss(rel, records, other, base_clusters)
+            ln = _numeric_loss(rel, records, other, base_clusters, other_clusters)
             if ln > worst_n:
                 worst_n, at_n = ln, {"record": i, "replaced_by": list(new)}
     return {"categorical_loss": worst_c, "categorical_at": at_c, "numerical_loss": worst_n,
