@@ -145,9 +145,11 @@ def move_mass_discrete(law: DiscreteLaw, t: Any, distance: Distance, moved: Any)
 
 # ---- continuous ------------------------------------------------------------------------------
 def _ball_radius(prior: Any, t: float, target: float) -> float:
-    """r ≥ 0 with F(t + r) − F(t − r) = target (bisection on a monotone function)."""
+    """r ≥ 0 with F(t + r) − F(t − r) = target (bisection on a monotone function).  Both cdf
+    values come from one call (elementwise: the same floats as two calls)."""
     def mass(r: float) -> float:
-        return float(prior.cdf(t + r) - prior.cdf(t - r)) - target
+        f = np.asarray(prior.cdf(np.array([t + r, t - r])), dtype=float)
+        return float(f[0] - f[1]) - target
 
     hi = 1.0
     lo_s, hi_s = prior.support()

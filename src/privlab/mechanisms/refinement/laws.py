@@ -130,14 +130,32 @@ class ContinuousLaw:
 
     def moment(self, k: int) -> float:
         """E[X^k] = Σ_cells slope·∫ F⁻¹(u)^k du + atom·center^k (quadrature per cell)."""
-        out = self.atom * self.center**k
-        for lo, hi, s in zip(self.knots[:-1], self.knots[1:], self.slopes, strict=True):
-            if s == 0 or hi <= lo:
-                continue
-            val, _ = integrate.quad(lambda u: float(self.prior.ppf(u)) ** k, lo, hi,
-                                    limit=200, epsabs=1e-13, epsrel=1e-12)
-            out += s * val
-        return out
+        return self.moments(k)[0]
+
+    def moments(self, *ks: int) -> tuple[float, ...]:
+        """(E[X^k] for k in ``ks``), each exactly as :meth:`moment` computes it (the same
+        quadratures, in the same order); the prior quantiles F⁻¹(u) are shared between them
+        (the adaptive rules of the k's meet mostly the same nodes u; a quantile is a pure
+        function of u, so the integrands return the same floats)."""
+        ppf: dict[float, float] = {}
+
+        def quantile(u: float) -> float:
+            x = ppf.get(u)
+            if x is None:
+                x = ppf[u] = float(self.prior.ppf(u))
+            return x
+
+        out = []
+        for k in ks:
+            acc = self.atom * self.center**k
+            for lo, hi, s in zip(self.knots[:-1], self.knots[1:], self.slopes, strict=True):
+                if s == 0 or hi <= lo:
+                    continue
+                val, _ = integrate.quad(lambda u, k=k: quantile(u) ** k, lo, hi,
+                                        limit=200, epsabs=1e-13, epsrel=1e-12)
+                acc += s * val
+            out.append(acc)
+        return tuple(out)
 
     def mean(self) -> float:
         return self.moment(1)

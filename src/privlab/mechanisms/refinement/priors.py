@@ -252,7 +252,8 @@ class PiecewisePrior:
         arrs = _piecewise_arrays(tuple((type(x), x) for x in self.edges),
                                  tuple((type(x), x) for x in self.densities))
         key = id(self)
-        _BY_INSTANCE[key] = (weakref.ref(self, lambda _r: _BY_INSTANCE.pop(key, None)), arrs)
+        _BY_INSTANCE[key] = (weakref.ref(self, lambda _r, memo=_BY_INSTANCE: memo.pop(key, None)),
+                             arrs)  # (memo bound now: module globals are gone at exit)
         return arrs
 
     def cum_exact(self) -> list[Fraction]:

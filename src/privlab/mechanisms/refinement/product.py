@@ -99,10 +99,12 @@ class ProductPrior:
         return out
 
     def box_mass(self, lo: np.ndarray, hi: np.ndarray) -> float:
-        """P(lo ≤ X ≤ hi) = Π_i (F_i(hi_i) − F_i(lo_i))."""
+        """P(lo ≤ X ≤ hi) = Π_i (F_i(hi_i) − F_i(lo_i)).  Each component's two cdf values
+        come from one call on [hi_i, lo_i] (elementwise: the same floats as two calls)."""
         m = 1.0
         for i, c in enumerate(self.components):
-            m *= max(0.0, float(c.cdf(hi[i])) - float(c.cdf(lo[i])))
+            f = np.asarray(c.cdf(np.array([hi[i], lo[i]], dtype=float)), dtype=float)
+            m *= max(0.0, float(f[0]) - float(f[1]))
         return m
 
     def sample_box(self, lo: np.ndarray, hi: np.ndarray, n: int,

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 import warnings
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -51,10 +52,31 @@ __all__ = ["QUAD_EPS", "QUAD_EPS3", "QUAD_EPS3_PAIR", "ball_mass_3d", "crossings
            "intersection_mass_3d", "knots", "section_integral"]
 
 
-def knots(c: Any) -> list[float]:
-    """Finite support ends and piece edges of a component (kinks of its cdf)."""
+def _knots(c: Any) -> list[float]:
     pts = list(c.edges) if isinstance(c, PiecewisePrior) else list(c.support())
     return [float(x) for x in pts if math.isfinite(float(x))]
+
+
+_KNOTS: dict[int, tuple[Any, tuple[float, ...]]] = {}
+
+
+def knots(c: Any) -> list[float]:
+    """Finite support ends and piece edges of a component (kinks of its cdf).
+
+    Memoised per component instance (frozen priors; a weak reference checks that the id
+    still names the same object, and the entry goes with it) — a scipy ``support()`` call
+    costs more than the rest of a small quadrature step.  Returns a new list each time."""
+    hit = _KNOTS.get(id(c))
+    if hit is not None and hit[0]() is c:
+        return list(hit[1])
+    pts = _knots(c)
+    try:
+        key = id(c)
+        ref = weakref.ref(c, lambda _r, memo=_KNOTS: memo.pop(key, None))
+    except TypeError:  # not weakly referenceable: not memoised
+        return pts
+    _KNOTS[key] = (ref, tuple(pts))
+    return pts
 
 
 def _shrink(norm: str, r: Any, a: Any) -> Any:
@@ -74,6 +96,12 @@ def gauss(f: Callable[[np.ndarray], np.ndarray], br: np.ndarray, n: int) -> floa
 
 
 _SINCOS = {n: (np.sin(np.pi * u / 2), np.cos(np.pi * u / 2)) for n, (u, _) in _NODES.items()}
+_BOTH = -1
+"""Key of the 64- and 128-point rules side by side (nodes 0–63, then 64–191)."""
+_NODES[_BOTH] = (np.concatenate([_NODES[64][0], _NODES[128][0]]),
+                 np.concatenate([_NODES[64][1], _NODES[128][1]]))
+_SINCOS[_BOTH] = (np.concatenate([_SINCOS[64][0], _SINCOS[128][0]]),
+                  np.concatenate([_SINCOS[64][1], _SINCOS[128][1]]))
 
 
 def _nodes(a: np.ndarray, b: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -144,13 +172,18 @@ def section_integral(norm: str, w: np.ndarray, comps: Sequence[Any], t: np.ndarr
 def _section_integral(norm: str, w: np.ndarray, comps: Sequence[Any], t: np.ndarray, r: float,
                       s: np.ndarray, q: float, lo: float, hi: float) -> tuple[float, float]:
     c1, c2 = comps
+    same = bool(np.array_equal(t, s) and r == q)  # one ball: the second half-width is the first
 
     def half(x1: np.ndarray, c: np.ndarray, rad: float) -> np.ndarray:
         g = _shrink(norm, rad, w[0] * np.abs(x1 - c[0]))
         return np.where(g >= 0, g / w[1], -1.0)
 
+    def halves(x1: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        h1 = half(x1, t, r)
+        return h1, (h1 if same else half(x1, s, q))
+
     def integrand(x1: np.ndarray) -> np.ndarray:
-        h1, h2 = half(x1, t, r), half(x1, s, q)
+        h1, h2 = halves(x1)
         y0 = np.maximum(t[1] - h1, s[1] - h2)
         y1 = np.minimum(t[1] + h1, s[1] + h2)
         ok = (h1 >= 0) & (h2 >= 0) & (y1 > y0)
@@ -171,18 +204,18 @@ def _section_integral(norm: str, w: np.ndarray, comps: Sequence[Any], t: np.ndar
 
     t0, s0, rf, qf = float(t[0]), float(s[0]), float(r), float(q)
     extra = [t[0], s[0], t[0] - r / w[0], t[0] + r / w[0], s[0] - q / w[0], s[0] + q / w[0],
-             *crossings(lambda x: (half(x, t, r), half(x, s, q)), t[1], s[1], lo, hi,
-                        knots(c2),
-                        halves_at=lambda x: (half_at(x, t0, rf), half_at(x, s0, qf)))]
+             *crossings(halves, t[1], s[1], lo, hi, knots(c2),
+                        halves_at=lambda x: (half_at(x, t0, rf), half_at(x, s0, qf)),
+                        same=same)]
     pts = [lo, hi, *extra, *knots(c1)]
     br = np.unique(np.clip(np.asarray([x for x in pts if math.isfinite(x)]), lo, hi))
     # the 64- and 128-point rules share one integrand call (elementwise); each sum is taken
     # over its own (pieces, n) product, exactly as gauss() does
-    x64, jac64 = _nodes(br[:-1], br[1:], 64)
-    x128, jac128 = _nodes(br[:-1], br[1:], 128)
-    f = integrand(np.concatenate([x64, x128], axis=-1))
-    i64 = float(np.sum(jac64 * f[:, :64]))
-    i128 = float(np.sum(jac128 * f[:, 64:]))
+    # (one _nodes call on the concatenated rules: elementwise, the same floats as two calls)
+    x, jac = _nodes(br[:-1], br[1:], _BOTH)
+    f = integrand(x)
+    i64 = float(np.sum(jac[:, :64] * f[:, :64]))
+    i128 = float(np.sum(jac[:, 64:] * f[:, 64:]))
     if abs(i64 - i128) <= QUAD_EPS:
         return i128, abs(i64 - i128)
     with warnings.catch_warnings():
@@ -221,17 +254,52 @@ def _gap_row(h1: Any, h2: Any, row: int, c1: Any, c2: Any, knots2: Sequence[floa
     return c2 - h2 - e if k == 2 else c2 + h2 - e
 
 
+def _gap_rows(h1: np.ndarray, h2: np.ndarray, c1: Any, c2: Any, kn: np.ndarray,
+              same: bool) -> np.ndarray:
+    """All rows of :func:`crossings`' sign functions at once, each the same floats as
+    :func:`_gap_row` (the same operations: x − y, min/max, then − e).  Rows, in order: 0–2 and
+    3 + 4j + k for knot j (k = 0: c1 − h1, 1: c1 + h1, 2: c2 − h2, 3: c2 + h2, minus e_j); with
+    ``same`` (one ball) only the rows 3 + 4j + k, k ∈ {0, 1} (see :func:`crossings`)."""
+    lo1, up1 = c1 - h1, c1 + h1
+    if same:
+        return (np.stack([lo1, up1])[None] - kn[:, None, None]).reshape(-1, h1.shape[-1])
+    lo2, up2 = c2 - h2, c2 + h2
+    head = np.stack([lo1 - lo2, up1 - up2, np.minimum(up1, up2) - np.maximum(lo1, lo2)])
+    if not kn.size:
+        return head
+    tail = (np.stack([lo1, up1, lo2, up2])[None] - kn[:, None, None]).reshape(-1, h1.shape[-1])
+    return np.concatenate([head, tail])
+
+
+def _nonzero2(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.nonzero`` of a 2-D boolean mask (row indices, column indices, row-major order)."""
+    return divmod(np.flatnonzero(mask), mask.shape[1])
+
+
 def crossings(halves: Any, c1: float, c2: float, lo: float, hi: float,
-              knots2: Sequence[float] = (), *, halves_at: Any = None) -> list[float]:
+              knots2: Sequence[float] = (), *, halves_at: Any = None,
+              same: bool = False) -> list[float]:
     """x_1 where the sections of two balls swap which one bounds the intersection (their lower
     ends, upper ends, or the intersection's emptiness change sign), or where a section end
     crosses a knot of the second component's cdf: kinks of the integrand.  Located by sign
     changes on a 4096-point grid, refined with Brent's method.  [lo, hi] must lie in both
     balls' x_1-ranges.  ``halves_at`` (optional): the same as ``halves`` for one float x,
     returning two floats equal to ``halves(np.array([x]))`` — used by Brent's method (pure
-    Python, the same floats, much cheaper than length-1 arrays)."""
+    Python, the same floats, much cheaper than length-1 arrays).
+
+    ``same=True`` says the two balls are one (equal centres and radii, so ``halves`` returns
+    two equal arrays): then rows 0 and 1 are identically 0 and row 2 = (c + h) − (c − h) ≥ 0
+    (h ≥ 0 after clamping; rounding is monotone), so none of them has a crossing, and the knot
+    rows of the second ball repeat those of the first.  Only the first ball's knot rows are
+    scanned: the same points, each once instead of twice (callers take the set of points)."""
     if not hi > lo:
         return []
+    f1, f2 = float(c1), float(c2)
+    kn = [float(e) for e in knots2]
+    if same and not kn:
+        return []
+    rows = [3 + 4 * j + k for j in range(len(kn)) for k in (0, 1)] if same else list(
+        range(3 + 4 * len(kn)))  # the row numbers of _gap_row, in the order of _gap_rows
 
     def row_of(h1: np.ndarray, h2: np.ndarray, row: int) -> np.ndarray:
         return _gap_row(h1, h2, row, c1, c2, knots2, np.minimum, np.maximum)
@@ -240,31 +308,26 @@ def crossings(halves: Any, c1: float, c2: float, lo: float, hi: float,
         h1, h2 = halves(x)  # [lo, hi] lies in both balls' x_1-ranges: clamp rounding at its ends
         return np.maximum(h1, 0.0), np.maximum(h2, 0.0)
 
-    def gaps(x: np.ndarray) -> np.ndarray:
-        h1, h2 = clamped(x)
-        return np.stack([row_of(h1, h2, row) for row in range(3 + 4 * len(knots2))])
-
-    f1, f2 = float(c1), float(c2)
-    kn = [float(e) for e in knots2]
-
     def scalar_row(z: float, row: int) -> float:  # = row_of(*clamped(z), row) elementwise
         h1, h2 = halves_at(z)
         return _gap_row(_fmax(h1, 0.0), _fmax(h2, 0.0), row, f1, f2, kn, _fmin, _fmax)
 
     xs = np.linspace(lo, hi, 4097)
-    g = gaps(xs)
+    g = _gap_rows(*clamped(xs), c1, c2, np.asarray(kn, dtype=float), same)
     out: list[float] = []
     # every row at once: crossings on a node, and sign changes between nodes (row by row)
     # (the masks are skipped only when they are all False: no zero, or no non-finite value)
-    on_rows, on_at = (np.nonzero((g[:, 1:-1] == 0) & (g[:, :-2] * g[:, 2:] < 0))
+    # (np.nonzero of a 2-D mask, as (row, column) = divmod of its flat indices: the same
+    # pairs in the same order, several times faster)
+    on_rows, on_at = (_nonzero2((g[:, 1:-1] == 0) & (g[:, :-2] * g[:, 2:] < 0))
                       if not g[:, 1:-1].all() else (np.empty(0, int), np.empty(0, int)))
     change = g[:, :-1] * g[:, 1:] < 0
     if not np.isfinite(g).all():
         change &= np.isfinite(g[:, :-1]) & np.isfinite(g[:, 1:])
-    ch_rows, ch_at = np.nonzero(change)
-    for row in range(g.shape[0]):
-        out.extend(float(xs[i + 1]) for i in on_at[on_rows == row])
-        for i in ch_at[ch_rows == row]:
+    ch_rows, ch_at = _nonzero2(change)
+    for k, row in enumerate(rows):
+        out.extend(float(xs[i + 1]) for i in on_at[on_rows == k])
+        for i in ch_at[ch_rows == k]:
             if halves_at is None:
                 def fn(z: float, row: int = row) -> float:  # = gaps(z)[row], that row only
                     return float(row_of(*clamped(np.array([z])), row)[0])

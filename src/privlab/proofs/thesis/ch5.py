@@ -17,6 +17,8 @@ Findings (details in each claim's evidence):
 
 from __future__ import annotations
 
+import copy
+import functools
 import random
 from typing import TYPE_CHECKING, Any
 
@@ -70,16 +72,29 @@ def _run_session(kind: str, rnd: random.Random, budget: float) -> dict[str, Any]
             "prop4": s.proposition_4_holds, "answered": len(s.history)}
 
 
+@functools.cache
+def _sessions_memo(kind: str, trials: int) -> tuple[tuple[tuple[str, Any], ...], ...]:
+    """The ``trials`` random sessions of :func:`check_protocol` (seeded: 7 refinement, 8
+    Laplace), as frozen tuples: a pure function of (kind, trials), shared by the claim and
+    its mutant (which only changes the threshold)."""
+    rnd = random.Random(7 if kind == "refinement" else 8)
+    return tuple(tuple(_run_session(kind, rnd, rnd.choice((0.3, 0.5, 1.0, 2.0))).items())
+                 for _ in range(trials))
+
+
+def _sessions(kind: str, trials: int) -> list[dict[str, Any]]:
+    """:func:`_sessions_memo` as new dicts (their values are numbers and bools)."""
+    return [dict(r) for r in _sessions_memo(kind, trials)]
+
+
 def check_protocol(kind: str, trials: int = 300, *, claimed_fraction: str = "1") -> CheckResult:
     """privlab's session on random adversarial query sequences never spends more than
     ``claimed_fraction`` × its budget (the statement: 1; a smaller fraction is a mutant) and
     answers nothing after a refusal."""
     from privlab.mechanisms.refinement.interactive import dec
 
-    rnd = random.Random(7 if kind == "refinement" else 8)
     bad, stats = [], {"answered": 0, "refused": 0, "prop4_condition_held": 0}
-    for _ in range(trials):
-        r = _run_session(kind, rnd, rnd.choice((0.3, 0.5, 1.0, 2.0)))
+    for r in _sessions(kind, trials):
         stats["answered"] += r["answered"]
         stats["refused"] += r["refused"]
         stats["prop4_condition_held"] += r["prop4"]
@@ -117,12 +132,19 @@ def check_modified_condition(*, fewer: bool = True) -> CheckResult:
                        counterexample=None if holds else counts)
 
 
-def check_cor_2(*, claimed: float = 1.0) -> CheckResult:
-    """Adaptive Bayesian attacks; ``claimed`` < 1 (a mutant) asks for (claimed·ε)-DP."""
+@functools.cache
+def _cor_2_runs_memo() -> tuple[dict[str, Any], ...]:
+    """The 18 adaptive attacks of :func:`check_cor_2` (exact, deterministic): a pure function,
+    shared by the claim and its mutant.  Never handed out: :func:`check_cor_2` deep-copies."""
     from privlab.audit.refinement_attack import worst_log_ratio
 
-    runs = [worst_log_ratio(budget=b, rounds=k, prior=q)
-            for b in (0.5, 1.0) for k in (1, 3, 6) for q in (0.05, 0.3, 0.7)]
+    return tuple(worst_log_ratio(budget=b, rounds=k, prior=q)
+                 for b in (0.5, 1.0) for k in (1, 3, 6) for q in (0.05, 0.3, 0.7))
+
+
+def check_cor_2(*, claimed: float = 1.0) -> CheckResult:
+    """Adaptive Bayesian attacks; ``claimed`` < 1 (a mutant) asks for (claimed·ε)-DP."""
+    runs = copy.deepcopy(list(_cor_2_runs_memo()))  # callers get their own dicts
     bad = [r for r in runs if r["worst_log_ratio"] > claimed * r["budget"] + 1e-9]
     return CheckResult(holds=not bad, claim="the adaptive adversary's estimate is ε-DP",
                        value=max(r["worst_log_ratio"] / r["budget"] for r in runs),

@@ -40,10 +40,20 @@ def _pair(label: str, p: Any, norm: Any) -> list[tuple[str, Any]]:
             (f"{label} statistical", Refinement.statistical(p, 1.0, distance=norm))]
 
 
+@functools.cache
+def _prior(spec: str) -> Any:
+    """``parse_prior(spec)``, one frozen object per spec and process: the cases and the broken
+    control then share their components, so the memo of
+    :func:`~privlab.mechanisms.refinement.quadrature.section_integral` (keyed on the component
+    objects) serves the control's radius searches, which are those of the individual case of
+    the same prior and norm (same p_u = 1/(1 + e))."""
+    return parse_prior(spec)
+
+
 def _cases(priors: tuple[str, ...], norms: tuple[str, ...]) -> list[tuple[str, Any]]:
     out = []
     for spec in priors:
-        p = parse_prior(spec)
+        p = _prior(spec)
         for norm in norms:
             out += _pair(f"{spec} {norm}", p, norm)
     return out
@@ -53,7 +63,7 @@ def _cases(priors: tuple[str, ...], norms: tuple[str, ...]) -> list[tuple[str, A
 def _control() -> tuple[bool, float]:
     """The broken control of :func:`_run` (caught?, its log ratio): the same certificate for
     every run, so it is computed once per process."""
-    ctrl = certify_refinement(broken_statistical(parse_prior(PRIORS[0]), 1.0, distance="l2"))
+    ctrl = certify_refinement(broken_statistical(_prior(PRIORS[0]), 1.0, distance="l2"))
     return not ctrl.holds, ctrl.checks[0].value
 
 

@@ -78,6 +78,12 @@ def compare_continuous(p: ContinuousLaw, q: ContinuousLaw, e_eps: float, *,
     """The same for two quantile laws over one prior: ratios of slopes on merged cells + atoms.
     ``locate=False`` leaves out the worst cell's x-range (two prior quantiles) unless the atom
     is the worst: ``at`` is then None."""
+    return _compare_cells(p, q, e_eps, *_merged_cells(p, q), locate=locate)
+
+
+def _merged_cells(p: ContinuousLaw, q: ContinuousLaw
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The merged knots in [0, 1], the cells' widths and each law's slope on every cell."""
     kn = np.unique(np.concatenate([p.knots, q.knots]))
     kn = kn[(kn >= 0) & (kn <= 1)]
     mids = (kn[:-1] + kn[1:]) / 2
@@ -87,7 +93,13 @@ def compare_continuous(p: ContinuousLaw, q: ContinuousLaw, e_eps: float, *,
         k = np.clip(np.searchsorted(law.knots, mids, side="right") - 1, 0, len(law.slopes) - 1)
         return np.asarray(law.slopes)[k]
 
-    sp, sq = slopes(p), slopes(q)
+    return kn, width, slopes(p), slopes(q)
+
+
+def _compare_cells(p: ContinuousLaw, q: ContinuousLaw, e_eps: float, kn: np.ndarray,
+                   width: np.ndarray, sp: np.ndarray, sq: np.ndarray, *,
+                   locate: bool) -> dict[str, Any]:
+    """The body of :func:`compare_continuous` on the cells of :func:`_merged_cells`."""
     live = (width > 0) & (sp > 0)
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(live, np.where(sq > 0, sp / np.where(sq > 0, sq, 1.0), INF), 0.0)
@@ -162,8 +174,13 @@ def _both(a: Any, b: Any, e_eps: Any) -> list[dict[str, Any]]:
         return [compare_product(a, b, float(e_eps), mi), compare_product(b, a, float(e_eps), mi)]
     if isinstance(a, ContinuousLaw):  # locate a cell only when it is the worst so far
         out = []
-        for p, q in ((a, b), (b, a)):
-            c = compare_continuous(p, q, float(e_eps), locate=False)
+        kn, width, sa, sb = _merged_cells(a, b)
+        # the reverse direction has the same cells: the sorted distinct knots do not depend
+        # on the order of the two lists (up to the sign of a zero knot, which changes no
+        # width, midpoint or slope; the knots themselves are only read to locate a cell,
+        # and _Locate recomputes that with compare_continuous)
+        for p, q, cells in ((a, b, (kn, width, sa, sb)), (b, a, (kn, width, sb, sa))):
+            c = _compare_cells(p, q, float(e_eps), *cells, locate=False)
             if c["at"] is None:
                 c["at"] = _Locate(p, q, float(e_eps))
             out.append(c)
