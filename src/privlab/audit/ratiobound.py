@@ -112,10 +112,11 @@ class RatioTest:
         reaches WINDOW_SD standard deviations, so the bounds are tight to ~1e-20)."""
         p_a, start, length = self._window(c)
         rows, need = self.rows[sl], self.need[sl]
-        cells = np.unique(rows)
+        full = rows.size == self.rows.size  # every cell (rows sorted): no lookup needed
+        cells = np.arange(GRID) if full else np.unique(rows)
         pmf, _, above = window_pmf(self.n_a, p_a[cells], start[cells], length)
         tails = np.cumsum(pmf[:, ::-1], axis=1)[:, ::-1] + above[:, None]  # P(K_a ≥ start + u)
-        local = np.searchsorted(cells, rows)
+        local = rows if full else np.searchsorted(cells, rows)
         u = need.astype(np.int64) - start[rows]
         sf = np.where(need <= 0, 1.0, np.where(need > self.n_a, 0.0, np.where(
             u < 0, 1.0, np.where(u >= length, above[local],
