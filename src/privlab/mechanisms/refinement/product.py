@@ -48,11 +48,8 @@ from privlab import _validate as v
 from privlab._rng import RngLike, as_generator
 from privlab.errors import InvalidParameter
 from privlab.mechanisms.refinement.priors import ContinuousPrior, PiecewisePrior
-from privlab.mechanisms.refinement.quadrature import (
-    ball_mass_3d,
-    intersection_mass_3d,
-    section_integral,
-)
+from privlab.mechanisms.refinement.quadrature import section_integral
+from privlab.mechanisms.refinement.quadrature_3d import ball_mass_3d, intersection_mass_3d
 
 NORMS = ("chebyshev", "l1", "l2")
 MAX_QUAD_DIM = 3
