@@ -355,3 +355,19 @@ def test_large_scale_discrete_laplace_fit():
 
     assert pvalue(t) > ALPHA
     assert pvalue(t + 60) < ALPHA
+
+
+def test_mod32_is_the_remainder():
+    """The division-free remainder of the uniform draw equals x % q on the edges of its domain
+    (x < 2^32, 1 ≤ q < 2^31) and on random pairs."""
+    from privlab.mechanisms.noise import _exact_kernels as K
+
+    rng = np.random.default_rng(11)
+    qs = [1, 2, 3, 7, 1025, 2050, 2**16 + 1, 2**30, 2**31 - 1,
+          *[int(q) for q in rng.integers(1, 2**31, 40)]]
+    for q in qs:
+        mq = np.uint64(K._magic(q))
+        xs = {0, 1, q - 1, q, q + 1, 2**32 - 1, 2**32 - 2, (2**32 // q) * q - 1,
+              *[int(x) for x in rng.integers(0, 2**32, 200)]}
+        for x in sorted(v for v in xs if 0 <= v < 2**32):
+            assert K._mod32(x, q, mq) == x % q, (x, q)

@@ -81,18 +81,36 @@ def _limit(q: int) -> int:
 
 
 @numba.njit(cache=True, nogil=True)
+def _magic(q: int) -> np.uint64:
+    """⌈2^64/q⌉ mod 2^64 for 1 ≤ q < 2^31: the multiplier of :func:`_mod32`."""
+    return np.uint64(0xFFFFFFFFFFFFFFFF) // np.uint64(q) + np.uint64(1)
+
+
+@numba.njit(cache=True, nogil=True)
+def _mod32(x: int, q: int, mq: np.uint64) -> int:
+    """x mod q for 0 ≤ x < 2^32 and 1 ≤ q < 2^31 without a division (Lemire, Kaser & Kurz,
+    "Faster remainder by direct computation", 2019: with c = ⌈2^64/q⌉, x mod q is the high 64
+    bits of ((c·x) mod 2^64)·q; the product's high half is taken from 32-bit pieces)."""
+    low = mq * np.uint64(x)  # wraps mod 2^64
+    qq = np.uint64(q)
+    mid = (low >> np.uint64(32)) * qq + (((low & np.uint64(0xFFFFFFFF)) * qq) >> np.uint64(32))
+    return np.int64(mid >> np.uint64(32))
+
+
+@numba.njit(cache=True, nogil=True)
 def _uniform(buf: np.ndarray, pos: int, cur: int, left: int, q: int,
-             b: int, lim: int) -> tuple[int, int, int, int]:
-    """Uniform on {0, …, q − 1} (b = bit length of q − 1, lim = :func:`_limit` (q)), or OUT.
-    For q < 2^31: x of 32 bits accepted when x < lim (a multiple of q), then x mod q;
-    otherwise rejection on b-bit draws.  Either way each accepted value is equally likely."""
+             b: int, lim: int, mq: np.uint64) -> tuple[int, int, int, int]:
+    """Uniform on {0, …, q − 1} (b = bit length of q − 1, lim = :func:`_limit` (q),
+    mq = :func:`_magic` (q)), or OUT.  For q < 2^31: x of 32 bits accepted when x < lim (a
+    multiple of q), then x mod q; otherwise rejection on b-bit draws.  Either way each accepted
+    value is equally likely."""
     if lim > 0:
         while True:
             x, pos, cur, left = _bits(buf, pos, cur, left, 32)
             if x < 0:
                 return OUT, pos, cur, left
             if x < lim:
-                return x % q, pos, cur, left
+                return _mod32(x, q, mq), pos, cur, left
     while True:
         x, pos, cur, left = _bits(buf, pos, cur, left, b)
         if x < q:  # also returns OUT
@@ -150,11 +168,11 @@ def _bern_exp(buf: np.ndarray, pos: int, cur: int, left: int, num: int,
 
 @numba.njit(cache=True, nogil=True)
 def _geometric(buf: np.ndarray, pos: int, cur: int, left: int, t: int,
-               bt: int, lt: int) -> tuple[int, int, int, int]:
+               bt: int, lt: int, mt: np.uint64) -> tuple[int, int, int, int]:
     """X ≥ 0 with P(X = x) ∝ e^{−x/t} (CKS Algorithm 2, first half; bt = bit length of
-    t − 1, lt = _limit(t)), OUT or ERR_K."""
+    t − 1, lt = _limit(t), mt = _magic(t)), OUT or ERR_K."""
     while True:
-        u, pos, cur, left = _uniform(buf, pos, cur, left, t, bt, lt)
+        u, pos, cur, left = _uniform(buf, pos, cur, left, t, bt, lt, mt)
         if u < 0:
             return OUT, pos, cur, left
         ok, pos, cur, left = _bern_exp(buf, pos, cur, left, u, t)
@@ -176,10 +194,10 @@ def _geometric(buf: np.ndarray, pos: int, cur: int, left: int, t: int,
 
 @numba.njit(cache=True, nogil=True)
 def _laplace_one(buf: np.ndarray, pos: int, cur: int, left: int, s: int, t: int,
-                 bt: int, lt: int) -> tuple[int, int, int, int, int]:
+                 bt: int, lt: int, mt: np.uint64) -> tuple[int, int, int, int, int]:
     """One discrete Laplace sample: (error 0/OUT/ERR_K, y, stream state)."""
     while True:
-        x, pos, cur, left = _geometric(buf, pos, cur, left, t, bt, lt)
+        x, pos, cur, left = _geometric(buf, pos, cur, left, t, bt, lt, mt)
         if x < 0:
             return x, 0, pos, cur, left
         y = x // s
@@ -193,20 +211,20 @@ def _laplace_one(buf: np.ndarray, pos: int, cur: int, left: int, s: int, t: int,
 
 @numba.njit(cache=True, nogil=True)
 def _staircase_one(buf: np.ndarray, pos: int, cur: int, left: int, p: int, q: int,
-                   core: int, width: int, bq: int, lq: int,
-                   lm: int) -> tuple[int, int, int, int, int]:
-    """One discrete staircase sample: (error 0/OUT/ERR_K, y, stream state); lq, lm: the
-    :func:`_limit` of q and of m = max(2·core + 1, 2·width)."""
+                   core: int, width: int, bq: int, lq: int, mq: np.uint64, lm: int,
+                   mm: np.uint64) -> tuple[int, int, int, int, int]:
+    """One discrete staircase sample: (error 0/OUT/ERR_K, y, stream state); lq, mq and lm,
+    mm: the :func:`_limit` and :func:`_magic` of q and of m = max(2·core + 1, 2·width)."""
     a = 2 * core + 1
     b = 2 * width
     m = a if a > b else b
     bm = _bit_length(m - 1)
     while True:
-        x, pos, cur, left = _geometric(buf, pos, cur, left, q, bq, lq)
+        x, pos, cur, left = _geometric(buf, pos, cur, left, q, bq, lq, mq)
         if x < 0:
             return x, 0, pos, cur, left
         i = x // p
-        c, pos, cur, left = _uniform(buf, pos, cur, left, m, bm, lm)
+        c, pos, cur, left = _uniform(buf, pos, cur, left, m, bm, lm, mm)
         if c < 0:
             return OUT, 0, pos, cur, left
         if c >= (a if i == 0 else b):
@@ -230,18 +248,22 @@ def run(kind: int, params: np.ndarray, out: np.ndarray, start: int, buf: np.ndar
     t = params[1] if kind <= 1 else params[0]
     bt = _bit_length(t - 1) if kind <= 2 else 0
     lt = _limit(t) if kind <= 2 else 0
+    mt = _magic(t) if lt > 0 else np.uint64(0)
     lm = 0
+    mm = np.uint64(0)
     if kind == 1:
         a, b = 2 * params[2] + 1, 2 * params[3]
         lm = _limit(a if a > b else b)
+        mm = _magic(a if a > b else b) if lm > 0 else np.uint64(0)
     for i in range(start, out.size):
         if kind == 0:
-            e, y, p2, c2, l2 = _laplace_one(buf, pos, cur, left, params[0], params[1], bt, lt)
+            e, y, p2, c2, l2 = _laplace_one(buf, pos, cur, left, params[0], params[1], bt, lt,
+                                            mt)
         elif kind == 1:
             e, y, p2, c2, l2 = _staircase_one(buf, pos, cur, left, params[0], params[1],
-                                              params[2], params[3], bt, lt, lm)
+                                              params[2], params[3], bt, lt, mt, lm, mm)
         elif kind == 2:
-            y, p2, c2, l2 = _geometric(buf, pos, cur, left, params[0], bt, lt)
+            y, p2, c2, l2 = _geometric(buf, pos, cur, left, params[0], bt, lt, mt)
             e = y if y < 0 else 0
         else:
             y, p2, c2, l2 = _bern_exp(buf, pos, cur, left, out[i], params[i])
