@@ -250,3 +250,43 @@ def test_mutants_run_first_are_caught_and_do_not_change_the_claim(cid: str) -> N
         d.pop("seconds", None)
     assert warm == cold
     assert warm["status"] in ("verified", "confirmed")
+
+
+# ---- cheaper sympy steps (second round) equal the former ones -----------------------------------
+def test_variance_of_d_factor_without_simplify_is_the_former_expression() -> None:
+    """V(d) is ``factor`` of the substituted series; the former code simplified first.  Both
+    give the same expression tree (srepr), which is what is printed and lambdified; the
+    mutant "cancel instead of factor" (a different tree) is caught."""
+    import sympy as sp
+
+    from privlab.proofs.thesis import ch4_symbolic as sy
+
+    v = sy._variance_series()
+    sub = v.subs(sy.M0, sy.m0_of_d())
+    former = sp.factor(sp.simplify(sub))  # the former code (oracle)
+    v_free, vd = sy.variance_closed_form.__wrapped__()
+    assert sp.srepr(vd) == sp.srepr(former)
+    assert sp.srepr(v_free) == sp.srepr(sp.simplify(v))
+    assert sp.srepr(sp.cancel(sub)) != sp.srepr(former)  # the mutant differs
+
+
+def test_stationarity_ratio_by_cancel_equals_the_simplified_ratio() -> None:
+    """``ratio`` = (dV/dd)/p(d) is now put in cancel's form instead of simplify's; it is only
+    used in fig42_facts' test 1/ratio = 3·lin².  Same rational function as the former ratio,
+    the test still holds, and the mutant "ratio of dV/dd over 2·p(d)" fails it."""
+    import sympy as sp
+
+    from privlab.proofs.thesis import ch4_symbolic as sy
+
+    st = sy.variance_stationarity.__wrapped__()
+    _, vd = sy.variance_closed_form()
+    dv = sp.together(sp.diff(vd, sy.D))
+    former = sp.simplify(dv / st["cubic"])  # the former code (oracle)
+    assert sp.cancel(st["ratio"] - former) == 0
+    lin = sy.D * (1 - sy.R) + sy.R * sy.DELTA
+    assert sp.simplify(1 / st["ratio"] - 3 * lin**2) == 0
+    mutant = sp.cancel(dv / (2 * st["cubic"]))
+    assert sp.simplify(1 / mutant - 3 * lin**2) != 0
+    # every other entry is unchanged by the ratio's form
+    for k in ("cubic", "gv_remainder", "cubic_derivative", "cubic_at_0", "cubic_at_Delta"):
+        assert sp.srepr(st[k]) == sp.srepr(sy.variance_stationarity()[k])
