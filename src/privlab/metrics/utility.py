@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -158,11 +159,24 @@ def correlation_differences(original: Any, release: Any, confidential: Sequence[
     if not conf or conf[0] < 0 or conf[-1] >= m:
         raise InvalidParameter(f"confidential={confidential!r} must be column indices < {m}")
     ca, cb = _corr_original(a), _corr(b)
-    cs = set(conf)
-    pairs = [(i, j) for i in range(m) for j in range(i + 1, m) if i in cs or j in cs]
-    vals = np.array([abs(cb[i, j] - ca[i, j]) for i, j in pairs])
-    return {"values": vals, "pairs": pairs, "mean": float(vals.mean()),
+    pairs, rows, cols = _confidential_pairs(m, tuple(conf))
+    vals = np.abs(cb[rows, cols] - ca[rows, cols])  # elementwise: the floats of the pair loop
+    return {"values": vals, "pairs": list(pairs), "mean": float(vals.mean()),
             "sd": float(vals.std())}
+
+
+@functools.cache
+def _confidential_pairs(m: int, conf: tuple[int, ...]
+                        ) -> tuple[tuple[tuple[int, int], ...], np.ndarray, np.ndarray]:
+    """The pairs (i < j) of m attributes with i or j in ``conf``, in row-major order, and
+    their row and column indices (read-only arrays)."""
+    cs = set(conf)
+    pairs = tuple((i, j) for i in range(m) for j in range(i + 1, m) if i in cs or j in cs)
+    rows = np.array([i for i, _ in pairs], dtype=np.intp)
+    cols = np.array([j for _, j in pairs], dtype=np.intp)
+    rows.setflags(write=False)
+    cols.setflags(write=False)
+    return pairs, rows, cols
 
 
 def utility_summary(original: Any, release: Any, *, bounds: Any = None) -> dict[str, float]:

@@ -35,6 +35,7 @@ corner sequence, q = ⌊n/k⌋ clusters) plus an O(P·n) compiled pass that take
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -113,6 +114,14 @@ def corner_sequence(m: int, count: int) -> list[tuple[int, ...]]:
     all 2^m corners are used the sequence starts again (the text does not say; privlab
     repeats it).
     """
+    if type(m) is int and type(count) is int:  # exact ints: safe cache keys
+        return list(_corner_sequence(m, count))
+    return list(_corner_sequence.__wrapped__(m, count))
+
+
+@functools.cache
+def _corner_sequence(m: int, count: int) -> tuple[tuple[int, ...], ...]:
+    """:func:`corner_sequence` as a tuple (memoised: a pure function of m and count)."""
     if m < 1:
         raise InvalidParameter(f"m={m!r} must be >= 1")
     total = 1 << m
@@ -134,7 +143,7 @@ def corner_sequence(m: int, count: int) -> list[tuple[int, ...]]:
         seq.append(nxt)
         used[nxt] = True
     out = [tuple(int(b) for b in cand[i]) for i in seq]
-    return [out[i % len(out)] for i in range(count)]
+    return tuple(out[i % len(out)] for i in range(count))
 
 
 @numba.njit(cache=True, nogil=True)
@@ -176,30 +185,47 @@ def algorithm_6_1_labels(x: np.ndarray, k: int, domain: Domain,
     period = len(refs)
     if directions is None:
         directions = [False] * period
-    # distinct (reference, direction) orders actually used
+    # the distinct (reference, direction) orders the steps use depend only on the references'
+    # values, the directions and the number of steps: planned once (_plan)
     used = min(period, max(steps, 1))
+    keys = tuple(tuple(np.asarray(refs[i % period], float).tolist()) for i in range(used))
+    dirs = tuple(bool(directions[i % period]) for i in range(used))
+    first, order_id, reverse, step_order = _plan(keys, dirs, period, steps)
+    perms_list = [total_order(x, domain, np.asarray(refs[j], float), scale) for j in first]
+    perms = np.stack([perms_list[p] for p in order_id]).astype(np.int64)
+    # fresh writable arrays: the compiled pass is typed for them (a read-only array would
+    # compile a second specialisation)
+    return _take_by_orders(perms, np.array(reverse, dtype=np.bool_),
+                           np.array(step_order, dtype=np.int64), int(k))
+
+
+@functools.cache
+def _plan(keys: tuple[tuple[float, ...], ...], dirs: tuple[bool, ...], period: int,
+          steps: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[bool, ...],
+                               tuple[int, ...]]:
+    """The orders of :func:`algorithm_6_1_labels` for the references used (their values
+    ``keys``, directions ``dirs``; reference i of step i, cyclic with ``period``): the index
+    of the first reference of each distinct value (one total order each), the total order of
+    each distinct (reference, direction) combination, whether it is read backwards, and the
+    combination of each step (tuples)."""
     uniq: dict[tuple[float, ...], int] = {}
-    perms_list: list[np.ndarray] = []
-    for ref in refs[:used]:
-        key = tuple(float(t) for t in ref)
+    first: list[int] = []
+    for j, key in enumerate(keys):
         if key not in uniq:
-            uniq[key] = len(perms_list)
-            perms_list.append(total_order(x, domain, np.asarray(ref, float), scale))
+            uniq[key] = len(first)
+            first.append(j)
     order_id: list[int] = []
     reverse: list[bool] = []
     combos: dict[tuple[int, bool], int] = {}
-    for j in range(used):
-        pid = uniq[tuple(float(t) for t in refs[j])]
-        c = (pid, bool(directions[j]))
+    for key, d in zip(keys, dirs, strict=True):
+        c = (uniq[key], d)
         if c not in combos:
             combos[c] = len(order_id)
-            order_id.append(pid)
-            reverse.append(bool(directions[j]))
-    perms = np.stack([perms_list[p] for p in order_id]).astype(np.int64)
-    step_order = np.array([combos[(uniq[tuple(float(t) for t in refs[i % period])],
-                                   bool(directions[i % period]))]
-                           for i in range(max(steps, 1))], dtype=np.int64)
-    return _take_by_orders(perms, np.array(reverse, dtype=np.bool_), step_order, int(k))
+            order_id.append(uniq[key])
+            reverse.append(d)
+    step_order = tuple(combos[(uniq[keys[i % period]], dirs[i % period])]
+                       for i in range(max(steps, 1)))
+    return tuple(first), tuple(order_id), tuple(reverse), step_order
 
 
 def insensitive_mdav_labels(x: np.ndarray, k: int, domain: Domain, reference: Any = "lower",

@@ -34,8 +34,8 @@ from privlab.mechanisms.microaggregation.core import as_table, check_k, finish
 from privlab.mechanisms.microaggregation.mdav_algorithm import mdav_labels
 from privlab.mechanisms.microaggregation.ranking import consecutive_labels
 
-__all__ = ["SwapResult", "ir_swap", "ir_swap_partitions", "mdav_id", "mdav_swap",
-           "mdav_swap_partitions", "swap_within"]
+__all__ = ["SwapResult", "group_order", "ir_swap", "ir_swap_partitions", "mdav_id",
+           "mdav_swap", "mdav_swap_partitions", "swap_released", "swap_within"]
 
 
 def _ro(a: np.ndarray) -> np.ndarray:
@@ -94,19 +94,39 @@ def _confidential(conf: Any, names: tuple[str, ...]) -> tuple[int, ...]:
     return tuple(out)
 
 
-def swap_within(labels: np.ndarray, g: np.random.Generator) -> np.ndarray:
+def _small_labels(labels: np.ndarray) -> np.ndarray:
+    """``labels`` as uint16 when they are integers in [0, 2^16) (radix sorts), else as given."""
+    lab = np.asarray(labels)
+    if lab.shape[0] and lab.dtype.kind in "iu" and 0 <= lab.min() and lab.max() < 1 << 16:
+        lab = lab.astype(np.uint16)
+    return lab
+
+
+def group_order(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(lab, grouped)`` for :func:`swap_within`: the labels in their sort dtype and the rows
+    in the lexicographic order (label, row) — the part of a swap that depends only on the
+    partition, so that repeated swaps of one partition can compute it once (read-only)."""
+    lab = _small_labels(labels)
+    if np.shares_memory(lab, labels):
+        lab = lab.copy()  # read-only below: never change the caller's array
+    lab.setflags(write=False)
+    grouped = np.argsort(lab, kind="stable")
+    grouped.setflags(write=False)
+    return lab, grouped
+
+
+def swap_within(labels: np.ndarray, g: np.random.Generator,
+                order: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """A uniformly random permutation ``p`` of the rows that maps each group onto itself:
     row i receives the value of row ``p[i]`` (same group).
 
     Groups in label order with rows ascending (``grouped``), and the same groups with their
     rows ordered by one uniform draw each (``shuffled``; ties by row): the lexicographic
     orders (label, row) and (label, draw, row), computed as stable sorts by label after an
-    order of the rows (radix sorts for small labels)."""
+    order of the rows (radix sorts for small labels).  ``order`` = :func:`group_order` of
+    ``labels`` when the caller has it (one draw of n uniforms either way)."""
     n = labels.shape[0]
-    lab = np.asarray(labels)
-    if n and lab.dtype.kind in "iu" and 0 <= lab.min() and lab.max() < 1 << 16:
-        lab = lab.astype(np.uint16)
-    grouped = np.argsort(lab, kind="stable")
+    lab, grouped = order if order is not None else group_order(labels)
     u = g.random(n)
     by_draw = np.argsort(u)
     su = u[by_draw]
@@ -116,6 +136,17 @@ def swap_within(labels: np.ndarray, g: np.random.Generator) -> np.ndarray:
     p = np.empty(n, dtype=np.int64)
     p[grouped] = shuffled
     return p
+
+
+def swap_released(x: np.ndarray, orders: dict[int, tuple[np.ndarray, np.ndarray]],
+                  g: np.random.Generator) -> np.ndarray:
+    """The ``released`` table of :func:`mdav_swap` / :func:`ir_swap` on a validated float
+    table ``x`` for partitions given by their :func:`group_order` per confidential column
+    (in the order of the columns): the same draws, in the same order, as those functions."""
+    out = x.copy()
+    for c, order in orders.items():
+        out[:, c] = x[swap_within(order[0], g, order), c]
+    return out
 
 
 def mdav_swap_partitions(x: np.ndarray, k: int, conf: Sequence[int],

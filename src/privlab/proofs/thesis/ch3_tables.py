@@ -28,12 +28,14 @@ from typing import Any
 import numpy as np
 
 from privlab._data import data_file
+from privlab.errors import InvalidParameter
+from privlab.mechanisms.microaggregation.core import as_table
 from privlab.mechanisms.microaggregation.prob_kanon import (
-    ir_swap,
+    group_order,
     ir_swap_partitions,
     mdav_id,
-    mdav_swap,
     mdav_swap_partitions,
+    swap_released,
 )
 from privlab.metrics.utility import correlation_differences
 from privlab.types import Table
@@ -81,17 +83,29 @@ def corr_experiment(x: np.ndarray, ks: tuple[int, ...] = KS, runs: int = 100, se
     on ``distance`` attributes: raw by default, see the module doc)."""
     rows = []
     conf = list(confidential)
+    xf, _ = as_table(x)
+    m = xf.shape[1]
+    if not conf or len(set(conf)) != len(conf) or not all(
+            isinstance(c, int | np.integer) and 0 <= c < m for c in conf):
+        # what mdav_swap / ir_swap reject (the runs below call their swap step directly)
+        raise InvalidParameter(f"confidential={confidential!r} must list distinct column "
+                               f"indices < {m}")
     for k in ks:
         rid = mdav_id(x, k, distance=distance)
         d_id = correlation_differences(x, rid.released, conf)["values"]
         vals = {"MDAV-ID": [d_id] * runs, "MDAV-SWAP": [], "IR-SWAP": []}
         p_md = mdav_swap_partitions(x, k, conf, distance)
         p_ir = ir_swap_partitions(x, k, conf)
+        # the partitions are fixed per k: their group orders once, then per run the draws of
+        # mdav_swap(x, k, confidential=conf, rng=g, partitions=p_md).released and of
+        # ir_swap(..., partitions=p_ir).released, in that order (swap_released)
+        o_md = {c: group_order(p_md[c]) for c in conf}
+        o_ir = {c: group_order(p_ir[c]) for c in conf}
         streams = np.random.SeedSequence([seed, 3, 10, k]).spawn(runs)
         for s in streams:
             g = np.random.default_rng(s)
-            a = mdav_swap(x, k, confidential=conf, rng=g, partitions=p_md).released
-            b = ir_swap(x, k, confidential=conf, rng=g, partitions=p_ir).released
+            a = swap_released(xf, o_md, g)
+            b = swap_released(xf, o_ir, g)
             vals["MDAV-SWAP"].append(correlation_differences(x, a, conf)["values"])
             vals["IR-SWAP"].append(correlation_differences(x, b, conf)["values"])
         for meth in METHODS:

@@ -192,6 +192,31 @@ def _small_counts(x: np.ndarray, labels: np.ndarray) -> list[Counts] | None:
     return out
 
 
+def _key_counts(recs: Sequence[Any], lab: list[int]) -> Counts:
+    """:func:`_counts` with the records given by hashable names (``recs``) and labels as ints."""
+    keys = sorted(set(lab))
+    cnt: dict[Any, dict[Any, int]] = {c: {} for c in keys}
+    size = dict.fromkeys(keys, 0)
+    for rec, c in zip(recs, lab, strict=True):
+        d = cnt[c]
+        d[rec] = d.get(rec, 0) + 1
+        size[c] += 1
+    return keys, cnt, size
+
+
+def _grid_counts(combo: tuple[int, ...], labels: np.ndarray,
+                 coords: Sequence[tuple[int, ...]]) -> list[Counts]:
+    """:func:`_small_counts` of the data set of grid points ``combo`` (point i has grid values
+    ``coords[i]``; distinct points are distinct records), a record named by its point for
+    (n,) labels and by its grid value on attribute j in partition j for (n, m) labels — a
+    bijection with the records' values, so the same clusters as multisets."""
+    lab = np.asarray(labels, dtype=np.int64)
+    if lab.ndim == 1:
+        return [_key_counts(combo, lab.tolist())]
+    cols = lab.T.tolist()
+    return [_key_counts([coords[c][j] for c in combo], cols[j]) for j in range(lab.shape[1])]
+
+
 def _holds_counts(a: list[Counts], b: list[Counts]) -> bool:
     """``clusters_correspond(...)["holds"]`` from :func:`_small_counts` of both sides."""
     if len(a) != len(b):
@@ -546,10 +571,14 @@ def _exhaust(fn: Labeler, k: int, n: int, m: int, g: int) -> tuple[dict[str, Any
             cache[combo] = lab
         return lab
 
+    coords = [tuple(int(v) for v in p) for p in pts.tolist()]
+
     def counts(combo: tuple[int, ...]) -> tuple[list[Counts], tuple[tuple[int, ...], ...]] | None:
-        # clusters_correspond's per-partition counts and cluster ids, once per data set
+        # clusters_correspond's per-partition counts and cluster ids, once per data set, with
+        # the records named by grid point (index, or grid value per attribute): the same
+        # multisets as _small_counts(pts[list(combo)], labels(combo)), cheaper to build
         if combo not in counted:
-            cnt = _small_counts(pts[list(combo)], labels(combo))
+            cnt = _grid_counts(combo, labels(combo), coords) if len(combo) <= 64 else None
             counted[combo] = None if cnt is None else (cnt, table.sign(cnt))
         return counted[combo]
 
@@ -587,15 +616,28 @@ def _hypothesis_search(fn: Labeler, k: int, ms: tuple[int, ...], max_value: int,
     from hypothesis import strategies as st
     from hypothesis.errors import NoSuchExample
 
+    # the strategies are built once per parameter (the same strategies as building them in
+    # each draw, so the same examples): only the drawing is left per example
+    s_m = st.sampled_from(ms)
+    s_n = st.integers(min_value=2 * k, max_value=max(n_max, 2 * k))
+    s_rec = {m: st.lists(st.integers(0, max_value), min_size=m, max_size=m) for m in ms}
+    s_rows: dict[tuple[int, int], Any] = {}
+    s_row: dict[int, Any] = {}
+    s_perm: dict[int, Any] = {}
+
     @st.composite
     def pairs(draw: Any) -> tuple[np.ndarray, np.ndarray]:
-        m = draw(st.sampled_from(ms))
-        n = draw(st.integers(min_value=2 * k, max_value=max(n_max, 2 * k)))
-        rec = st.lists(st.integers(0, max_value), min_size=m, max_size=m)
-        rows = draw(st.lists(rec, min_size=n, max_size=n))
-        r = draw(st.integers(0, n - 1))
+        m = draw(s_m)
+        n = draw(s_n)
+        rec = s_rec[m]
+        if (m, n) not in s_rows:
+            s_rows[m, n] = st.lists(rec, min_size=n, max_size=n)
+            s_row[n] = st.integers(0, n - 1)
+            s_perm[n] = st.permutations(range(n))
+        rows = draw(s_rows[m, n])
+        r = draw(s_row[n])
         new = draw(rec)
-        perm = draw(st.permutations(range(n)))
+        perm = draw(s_perm[n])
         x = np.array(rows, dtype=float)
         xp = x.copy()
         xp[r] = new
@@ -605,12 +647,24 @@ def _hypothesis_search(fn: Labeler, k: int, ms: tuple[int, ...], max_value: int,
     bounds_cache: dict[int, np.ndarray] = {}
     calls = {"n": 0}
 
+    labels_of: dict[tuple[tuple[int, ...], bytes], np.ndarray] = {}
+
+    def labels(x: np.ndarray, b: np.ndarray) -> np.ndarray:
+        # fn is deterministic and b is fixed per m: its labels of a data set, once per search
+        # (examples share data sets); copies out, so a caller cannot change the stored labels
+        key = (x.shape, x.tobytes())
+        lab = labels_of.get(key)
+        if lab is None:
+            lab = labels_of[key] = np.array(fn(np.ascontiguousarray(x), k, b))
+        return lab.copy()
+
     def broken(pair: tuple[np.ndarray, np.ndarray]) -> bool:
         x, xp = pair
         calls["n"] += 1
         m = x.shape[1]
         b = bounds_cache.setdefault(m, np.array([[0.0, float(max_value)]] * m))
-        return not _pair_result("", fn, x, xp, k, b)["holds"]
+        # = not _pair_result("", fn, x, xp, k, b)["holds"]
+        return not clusters_correspond(x, labels(x, b), xp, labels(xp, b))["holds"]
 
     cfg = settings(max_examples=examples, database=None, derandomize=True, deadline=None,
                    suppress_health_check=list(HealthCheck))
