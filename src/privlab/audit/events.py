@@ -210,8 +210,16 @@ def score_joint(big: IntArray, small: IntArray, n_sel: IntArray | int, n_est: in
     return np.asarray(s, dtype=float)
 
 
-PRUNE_TOP = 32
-"""Candidates scored exactly first by :func:`best_score` (the best upper bounds)."""
+PRUNE_TOP = 8
+"""Candidates scored exactly first by :func:`best_score` (the best by a normal-approximation
+proxy of the score: they only set the pruning bar)."""
+
+
+def _log_ratio(p_big: FloatArray, p_small: FloatArray, delta: float) -> FloatArray:
+    """log(p_big − δ) − log(p_small), −inf where p_big ≤ δ (both logs floored at 1e-300)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(p_big > delta, np.log(np.maximum(p_big - delta, 1e-300))
+                        - np.log(np.maximum(p_small, 1e-300)), -np.inf)
 
 
 def best_score(big: IntArray, small: IntArray, n_sel: IntArray, n_est: int, alpha: float,
@@ -220,30 +228,54 @@ def best_score(big: IntArray, small: IntArray, n_sel: IntArray, n_est: int, alph
     :func:`score_joint`) — the first index among equal maxima, exactly as ``np.argmax`` over
     every candidate — scoring exactly only the candidates that can win.
 
-    Both scores are at most u = log(p̂_big − δ) − log(p̂_small) of the CP-penalised selection
-    probabilities (the estimation-phase CP bounds move p̂_big down and p̂_small up; the joint
-    score subtracts a width), so a candidate whose u lies below the best exact score of the
-    :data:`PRUNE_TOP` largest u cannot be the maximum and is not scored."""
-    p_big, p_small = penalised_probabilities(big, small, n_sel, alpha, sel_alpha)
+    Both scores are at most u = log(p_big − δ) − log(p_small) of the CP-penalised selection
+    probabilities (the estimation-phase CP bounds move p_big down and p_small up; the joint
+    score subtracts a width), and u ≤ r = log(k_big/n − δ) − log(k_small/n) of the raw
+    frequencies: the median of Binomial(n, k/n) is k, so P_{k/n}(K ≥ k) ≥ ½ > a and
+    P_{k/n}(K ≤ k) ≥ ½ > a, i.e. CP_lo(k) ≤ k/n ≤ CP_hi(k) at any level a < ½.  The bar is the
+    best exact score of :data:`PRUNE_TOP` candidates ranked by a normal-approximation proxy
+    (any subset gives a bar ≤ the maximum); a candidate with r below the bar cannot be the
+    maximum and costs no Clopper–Pearson bound (the expensive part: ``betaincinv``), one with
+    u below it is not scored.  Every score is computed elementwise, so the maximum and its
+    index are the floats the full argmax gives (``tests/audit/test_best_score.py``)."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        upper = np.where(p_big > delta, np.log(np.maximum(p_big - delta, 1e-300))
-                         - np.log(np.maximum(p_small, 1e-300)), -np.inf)
+        n = np.asarray(n_sel, dtype=float)
+        fb, fs = big / n, small / n
+        raw = _log_ratio(fb, fs, delta)
+        z = float(-special.ndtri(sel_alpha / 2.0))
+        proxy = _log_ratio(fb - z * np.sqrt(fb * (1 - fb) / n),
+                           fs + z * np.sqrt(fs * (1 - fs) / n) + 1 / n, delta)
 
-    def exact(idx: IntArray) -> tuple[FloatArray, NDArray[np.bool_]]:
+    def exact(idx: IntArray, pen: tuple[FloatArray, FloatArray]
+              ) -> tuple[FloatArray, NDArray[np.bool_]]:
         args = (big[idx], small[idx], n_sel[idx], n_est, alpha, delta, sel_alpha)
-        pen = (p_big[idx], p_small[idx])
         s_cp = score(*args, penalised=pen)
         s_jt = score_joint(*args, penalised=pen)
         return np.where(s_jt > s_cp, s_jt, s_cp), s_jt > s_cp
 
-    top = np.sort(np.argsort(-upper, kind="stable")[:PRUNE_TOP])
-    first, _ = exact(top)
+    def penalised(idx: IntArray) -> tuple[FloatArray, FloatArray]:
+        return penalised_probabilities(big[idx], small[idx], n_sel[idx], alpha, sel_alpha)
+
+    top = np.sort(np.argsort(-proxy, kind="stable")[:PRUNE_TOP])
+    first, first_joint = exact(top, penalised(top))
     bar = float(first.max()) - 1e-9 * max(1.0, abs(float(first.max())))
-    keep = np.union1d(np.flatnonzero(upper >= bar), top) if np.isfinite(bar) else \
-        np.arange(upper.size)
-    s, joint = exact(keep)
+    if not np.isfinite(bar):
+        every = np.arange(raw.size)
+        s, joint = exact(every, penalised(every))
+        j = int(np.argmax(s))
+        return j, float(s[j]), bool(joint[j])
+    maybe = raw >= bar
+    maybe[top] = False
+    rest = np.flatnonzero(maybe)
+    p_big, p_small = penalised(rest)
+    win = _log_ratio(p_big, p_small, delta) >= bar
+    s_rest, joint_rest = exact(rest[win], (p_big[win], p_small[win]))
+    idx = np.concatenate([top, rest[win]])
+    order = np.argsort(idx, kind="stable")
+    s = np.concatenate([first, s_rest])[order]
+    joint = np.concatenate([first_joint, joint_rest])[order]
     j = int(np.argmax(s))
-    return int(keep[j]), float(s[j]), bool(joint[j])
+    return int(idx[order][j]), float(s[j]), bool(joint[j])
 
 
 def _intervals(mask: NDArray[np.bool_], part: Partition) -> list[list[float]]:

@@ -128,7 +128,9 @@ def exponential_mechanism_no_half(epsilon: float = 1.0) -> Control:
 def _hist(name: str, eps: float, scale: float, true: float, pair: tuple[Any, Any]) -> Control:
     def draw(x: Any, n: int, g: np.random.Generator) -> Any:
         c = np.asarray(x, float)
-        return c[None, :] + g.laplace(0.0, scale, (n, c.size))
+        out = g.laplace(0.0, scale, (n, c.size))
+        out += c[None, :]  # c + noise (addition commutes exactly), in place
+        return out
 
     return Control(name=name, params={"epsilon": eps}, epsilon=eps, true_epsilon=true,
                    true_note="exact", draw=draw, pairs=(pair,), family="noisy histogram",

@@ -35,20 +35,35 @@ BOT, NONE = -1e6, -2e6
 
 def _run(q: Any, n: int, g: np.random.Generator, *, c: int, rho: float, nu: float,
          redraw: float | None = None, numeric: bool = False, cutoff: bool = True) -> Any:
+    """n runs of the algorithm on answers q: an (n, m) array.  Generator calls, in order: ρ (n),
+    then per query ν_i (n, when ``nu`` > 0) and, for ``redraw``, a fresh ρ (n) when some run
+    answered ⊤.  Query i of a run is ⊤ when q_i + ν_i ≥ T + ρ.  Masks and rows are written in
+    place (the same floats, draws and order as ``_run_reference`` in the tests, the loop of
+    ``np.where`` temporaries it replaced)."""
     q = np.asarray(q, dtype=float)
-    thr = g.laplace(0.0, rho, n)
-    count = np.zeros(n, dtype=np.int64)
+    lim = T + g.laplace(0.0, rho, n)  # T + ρ, updated where ρ is redrawn
     out = np.empty((n, q.size))
     bot, none = (BOT, NONE) if numeric else (0.0, -1.0)
+    count = np.zeros(n, dtype=np.int64)
+    done = np.zeros(n, dtype=bool)  # answered c times: "not answered" from here on
+    top = np.empty(n, dtype=bool)
     for i in range(q.size):
-        active = count < c if cutoff else np.ones(n, dtype=bool)
-        val = q[i] + (g.laplace(0.0, nu, n) if nu > 0 else 0.0)
-        top = val >= T + thr
-        out[:, i] = np.where(active, np.where(top, val if numeric else 1.0, bot), none)
-        hit = active & top
-        count += hit
-        if redraw is not None and hit.any():
-            thr = np.where(hit, g.laplace(0.0, redraw, n), thr)
+        if nu > 0:
+            val = g.laplace(0.0, nu, n)
+            val += q[i]  # q_i + ν_i (addition commutes exactly)
+        else:
+            val = q[i] + 0.0
+        np.greater_equal(val, lim, out=top)
+        row = out[:, i]
+        row.fill(bot)
+        np.copyto(row, val if numeric else 1.0, where=top)
+        if cutoff:
+            np.copyto(row, none, where=done)
+            top &= ~done  # the runs that answered ⊤ to this query
+            count += top
+            np.greater_equal(count, c, out=done)
+        if redraw is not None and top.any():
+            np.copyto(lim, T + g.laplace(0.0, redraw, n), where=top)
     return out
 
 
