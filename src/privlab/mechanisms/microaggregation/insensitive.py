@@ -119,7 +119,7 @@ def corner_sequence(m: int, count: int) -> list[tuple[int, ...]]:
     return list(_corner_sequence.__wrapped__(m, count))
 
 
-@functools.cache
+@functools.lru_cache(maxsize=64)  # bounded: library callers may vary m and count
 def _corner_sequence(m: int, count: int) -> tuple[tuple[int, ...], ...]:
     """:func:`corner_sequence` as a tuple (memoised: a pure function of m and count)."""
     if m < 1:
@@ -199,7 +199,7 @@ def algorithm_6_1_labels(x: np.ndarray, k: int, domain: Domain,
                            np.array(step_order, dtype=np.int64), int(k))
 
 
-@functools.cache
+@functools.lru_cache(maxsize=256)  # bounded: one entry per reference set of a data set
 def _plan(keys: tuple[tuple[float, ...], ...], dirs: tuple[bool, ...], period: int,
           steps: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[bool, ...],
                                tuple[int, ...]]:

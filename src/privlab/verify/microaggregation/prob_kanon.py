@@ -53,7 +53,7 @@ def _mdav_partition(q: np.ndarray, c: np.ndarray, k: int) -> np.ndarray:
     return _mdav_labels_of(x.tobytes(), x.shape, int(k)).copy()
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=16)  # the key holds the data's bytes: keep few
 def _mdav_labels_of(data: bytes, shape: tuple[int, ...], k: int) -> np.ndarray:
     from privlab.mechanisms.microaggregation.mdav_algorithm import mdav_labels
 
@@ -113,7 +113,7 @@ def _prob_of(perm: tuple[int, ...], labels: np.ndarray, kind: str) -> Fraction:
     return Fraction(1, math.prod(math.factorial(int(s)) for s in sizes if s))
 
 
-@functools.cache
+@functools.lru_cache(maxsize=256)  # bounded: a long-lived process sees many partitions
 def _uniform_probability(sizes: tuple[int, ...]) -> Fraction:
     """1/Π|G|!: the probability of each permutation within groups of these sizes."""
     return Fraction(1, math.prod(math.factorial(s) for s in sizes if s))
