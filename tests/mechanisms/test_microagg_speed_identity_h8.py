@@ -32,6 +32,7 @@ from privlab.mechanisms.microaggregation.prob_kanon import (
 )
 from privlab.metrics import utility as ut
 from privlab.proofs.thesis import ch3_tables
+from privlab.verify.microaggregation import correspondence as corr
 from privlab.verify.microaggregation import insensitivity as insv
 
 
@@ -295,8 +296,8 @@ def test_grid_counts_equals_small_counts_up_to_names() -> None:
     for _ in range(20):
         combo = tuple(sorted(rng.integers(0, 4, 6).tolist()))
         for lab in (rng.integers(0, 3, 6), rng.integers(0, 3, (6, 2))):
-            got = insv._grid_counts(combo, lab, coords)
-            want = insv._small_counts(pts[list(combo)], lab)
+            got = corr._grid_counts(combo, lab, coords)
+            want = corr._small_counts(pts[list(combo)], lab)
             assert want is not None and len(got) == len(want)
             for j, ((kg, cg, sg), (kw, cw, sw)) in enumerate(zip(got, want, strict=True)):
                 assert kg == kw and sg == sw

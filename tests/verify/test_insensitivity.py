@@ -7,11 +7,8 @@ import pytest
 
 from privlab.errors import InvalidParameter
 from privlab.types import Status, status_of
-from privlab.verify.microaggregation.insensitivity import (
-    check_centroid_sensitivity,
-    check_insensitive,
-    clusters_correspond,
-)
+from privlab.verify.microaggregation.centroid_sensitivity import check_centroid_sensitivity
+from privlab.verify.microaggregation.insensitivity import check_insensitive, clusters_correspond
 
 
 def test_matching_needs_a_bijection_not_greedy() -> None:
@@ -40,7 +37,7 @@ def test_multiset_semantics_and_sizes() -> None:
 
 def test_large_inputs_use_sparse_path_consistently() -> None:
     from privlab.mechanisms.microaggregation import LABELERS
-    from privlab.verify.microaggregation.insensitivity import _correspond_small, _correspond_sparse
+    from privlab.verify.microaggregation.correspondence import _correspond_small, _correspond_sparse
 
     g = np.random.default_rng(0)
     for name in ("mdav", "insensitive-mdav"):
@@ -106,7 +103,7 @@ def test_within_one_matches_counter_definition():
     """The early-exit multiset test equals |A ∖ B| ≤ 1 and |B ∖ A| ≤ 1 computed with Counters."""
     from collections import Counter
 
-    from privlab.verify.microaggregation.insensitivity import _within_one
+    from privlab.verify.microaggregation.correspondence import _within_one
 
     rng = np.random.default_rng(3)
     for _ in range(3000):
@@ -121,7 +118,7 @@ def test_within_one_matches_counter_definition():
 def test_cached_counts_decide_like_clusters_correspond(two_d: bool):
     """The search's per-data-set counts (``_small_counts`` + ``_holds_counts``) give the same
     decision as :func:`clusters_correspond`, on random clusterings, for (n,) and (n, m) labels."""
-    from privlab.verify.microaggregation.insensitivity import _holds_counts, _small_counts
+    from privlab.verify.microaggregation.correspondence import _holds_counts, _small_counts
 
     rng = np.random.default_rng(5)
     outcomes = set()
@@ -167,7 +164,7 @@ def test_search_fast_path_decides_like_clusters_correspond(two_d: bool):
     after matching identical ones include failures (a fast path accepting them is caught)."""
     from collections import Counter
 
-    from privlab.verify.microaggregation.insensitivity import _ClusterTable, _small_counts
+    from privlab.verify.microaggregation.correspondence import _ClusterTable, _small_counts
 
     rng = np.random.default_rng(11 + two_d)
     table = _ClusterTable()

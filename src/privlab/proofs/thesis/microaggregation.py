@@ -167,7 +167,7 @@ def check_hamming_sequence(*, sequence: Any = None) -> CheckResult:
 
 
 def check_irm_lemma_1(*, bound_factor: float = 1.0) -> CheckResult:
-    from privlab.verify.microaggregation.insensitivity import check_centroid_sensitivity
+    from privlab.verify.microaggregation.centroid_sensitivity import check_centroid_sensitivity
 
     cases = [(4, 2), (5, 2), (7, 3), (9, 3)]
     res = {f"n={n},k={k}": check_centroid_sensitivity("individual-ranking", k=k, n=n, m=1,
@@ -184,7 +184,7 @@ def check_irm_lemma_1(*, bound_factor: float = 1.0) -> CheckResult:
 
 
 def check_multivariate_scale() -> CheckResult:
-    from privlab.verify.microaggregation.insensitivity import check_centroid_sensitivity
+    from privlab.verify.microaggregation.centroid_sensitivity import check_centroid_sensitivity
 
     r = check_centroid_sensitivity("insensitive-mdav", k=2, n=4, m=2, bound=2 / 2, restarts=6,
                                    iterations=150, grid=3, rng=7)

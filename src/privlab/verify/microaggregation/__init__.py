@@ -14,9 +14,11 @@ from typing import TYPE_CHECKING
 from privlab._lazy import lazy_exports
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and readers
-    from privlab.verify.microaggregation.insensitivity import (
+    from privlab.verify.microaggregation.centroid_sensitivity import (
         centroid_change,
         check_centroid_sensitivity,
+    )
+    from privlab.verify.microaggregation.insensitivity import (
         check_insensitive,
         clusters_correspond,
         is_neighbour,
@@ -44,8 +46,8 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and readers
 _EXPORTS: dict[str, str] = {
     "PARTITIONS": "privlab.verify.microaggregation.prob_kanon",
     "brute_force_insensitive_pair": "privlab.verify.microaggregation.reference",
-    "centroid_change": "privlab.verify.microaggregation.insensitivity",
-    "check_centroid_sensitivity": "privlab.verify.microaggregation.insensitivity",
+    "centroid_change": "privlab.verify.microaggregation.centroid_sensitivity",
+    "check_centroid_sensitivity": "privlab.verify.microaggregation.centroid_sensitivity",
     "check_insensitive": "privlab.verify.microaggregation.insensitivity",
     "check_marginality_sensitivity": "privlab.verify.microaggregation.taxonomy",
     "check_probabilistic_k_anonymity": "privlab.verify.microaggregation.prob_kanon",
