@@ -28,6 +28,7 @@ from privlab.mechanisms.noise.controls import (
 )
 from privlab.mechanisms.noise.laplace import Laplace
 from privlab.mechanisms.noise.safe import (
+    MAX_INPUT_INDEX,
     DiscreteNoise,
     check_discrete_dp,
     check_safe_dp,
@@ -342,3 +343,84 @@ def test_discrete_noise_validates_its_fields(kw, needle):
             "granularity": 1.0, "K": 2, "D": 1, "W": 2}
     with pytest.raises(InvalidParameter, match=needle):
         DiscreteNoise(**{**base, **kw})
+
+
+def _grid_index_before(value, granularity):
+    """grid_index as written before the max/min screening (the oracle of the next test)."""
+    from privlab.mechanisms.noise.safe import _granularity
+
+    lam = _granularity(1.0, granularity)
+    x = np.asarray(value, dtype=float)
+    bad = ~np.isfinite(x)
+    if np.any(bad):
+        raise InvalidParameter(f"value={float(x[bad].flat[0])!r} must be finite")
+    with np.errstate(over="ignore"):
+        q = x / lam
+    big = np.abs(q) >= MAX_INPUT_INDEX
+    if np.any(big):
+        worst = float(x[big].flat[0])
+        raise InvalidParameter(f"value={worst!r} is too large for granularity={lam!r}: "
+                               f"|value/granularity| must be < 2^52")
+    return np.rint(q).astype(np.int64)
+
+
+def _outcome(f, *args):
+    try:
+        r = f(*args)
+    except InvalidParameter as exc:
+        return "error", str(exc)
+    return type(r).__name__, np.shape(r), np.asarray(r).tobytes()
+
+
+@pytest.mark.parametrize("granularity", [2.0**-10, 1.0, 2.0**-40, 2.0**-1022, 2.0**970])
+def test_grid_index_screening_equals_the_elementwise_checks(granularity):
+    """One max and one min decide the common case (value·(1/Λ), the same floats as value/Λ);
+    every outcome — result bytes and type, or the error naming the first bad value — is that
+    of the element-wise code.  Mutants caught: screening on max only (a large negative value
+    passes), dividing by 2Λ, ``<=`` for ``<`` at the 2^52 boundary, a 0-d result for a scalar."""
+    rng = np.random.default_rng(4)
+    edge = MAX_INPUT_INDEX * granularity
+    values = [0.0, -0.0, 1.5, -2.5, 3.7, np.array(2.5), [0.5, -0.5, 1.5], np.zeros(0),
+              np.zeros((0, 2)), rng.normal(size=(9, 4)) * 1e3, 5e-324, -1e-300,
+              edge, -edge, np.nextafter(edge, 0), -np.nextafter(edge, 0), [1.0, -edge],
+              [np.nan, 1e300], [1e300, np.nan], [-np.inf, 2.0], np.inf, np.nan, 1e308,
+              [1.0, 2.0, -1e308], rng.normal(size=100) * edge]
+    for v in values:
+        assert _outcome(grid_index, v, granularity) == \
+            _outcome(_grid_index_before, v, granularity), v
+
+
+def test_safe_release_bound_checks_and_bytes_unchanged():
+    """The output bound is checked by max |J| and max |j + J| (no int64 overflow at −2^63) and
+    the release is (j + J)·Λ: the same bytes as the former element-wise form, and the same
+    refusal when the noisy index reaches 2^53."""
+    mech = Laplace(epsilon=1.0, sensitivity=1.0)
+    x = np.random.default_rng(2).normal(size=500) * 100
+    noise = discrete_pmf(mech, 2.0**-10)
+    j = grid_index(x, noise.granularity)
+    want = (j + noise.sample(j.shape, rng=21)).astype(np.float64) * noise.granularity
+    assert safe_release(mech, x, rng=21, granularity=2.0**-10).tobytes() == want.tobytes()
+    assert isinstance(safe_release(mech, 1.0, rng=3), np.floating)
+
+
+def test_safe_release_refuses_noisy_indices_at_the_bound(monkeypatch):
+    """Refused iff some |J| or some |j + J| reaches the bound (here lowered from 2^53 so that
+    both cases occur): the decision of the former element-wise test on the same draws.
+    Mutants caught: checking only J, only j + J, or max (not max |·|) of either."""
+    import privlab.mechanisms.noise.safe as safe_mod
+
+    mech = Laplace(epsilon=1.0, sensitivity=1.0)
+    noise = discrete_pmf(mech, 1.0)
+    for bound in (3, 4, 6, 40):
+        monkeypatch.setattr(safe_mod, "MAX_OUTPUT_INDEX", bound)
+        for x in ([0.0] * 6, [2.0, 1.0], [-3.0, 0.0], [5.0], [-35.0, 35.0], [0.0], []):
+            for seed in range(8):
+                j = np.rint(np.asarray(x, dtype=float)).astype(np.int64)
+                big = noise.sample(j.shape, rng=seed)
+                refuse = bool(np.any(np.abs(big) >= bound) or np.any(np.abs(j + big) >= bound))
+                try:
+                    safe_release(mech, x, rng=seed, granularity=1.0)
+                    refused = False
+                except InvalidParameter as exc:
+                    refused = "exceeds 2^53" in str(exc)
+                assert refused == refuse, (bound, x, seed)

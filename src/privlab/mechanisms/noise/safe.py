@@ -252,20 +252,31 @@ def safe_parameters(mech: Any, granularity: float | None = None) -> dict[str, An
 
 
 def grid_index(value: ArrayLike, granularity: float) -> NDArray[np.int64]:
-    """j = round_half_even(value/Λ) (exact: Λ is a power of two); |value/Λ| < 2^52 required."""
+    """j = round_half_even(value/Λ) (exact: Λ is a power of two); |value/Λ| < 2^52 required.
+
+    Computed as value·(1/Λ): 1/Λ = 2^−e is exact for Λ = 2^e in [2^−1022, 2^970], and both
+    forms are the correctly rounded value·2^−e (the same floats, overflow and subnormals
+    included).  The common case is screened by one max and one min (NaN propagates into
+    both); only a failing input takes the element-wise checks that name the first bad value.
+    """
     lam = _granularity(1.0, granularity)
     x = np.asarray(value, dtype=float)
-    bad = ~np.isfinite(x)
-    if np.any(bad):
-        raise InvalidParameter(f"value={float(x[bad].flat[0])!r} must be finite")
     with np.errstate(over="ignore"):
-        q = x / lam
-    big = np.abs(q) >= MAX_INPUT_INDEX
-    if np.any(big):
-        worst = float(x[big].flat[0])
+        q = np.multiply(x, 1.0 / lam, out=np.empty_like(x))
+    if q.size and not (-MAX_INPUT_INDEX < q.min() and q.max() < MAX_INPUT_INDEX):
+        bad = ~np.isfinite(x)
+        if np.any(bad):
+            raise InvalidParameter(f"value={float(x[bad].flat[0])!r} must be finite")
+        worst = float(x[np.abs(q) >= MAX_INPUT_INDEX].flat[0])
         raise InvalidParameter(f"value={worst!r} is too large for granularity={lam!r}: "
                                f"|value/granularity| must be < 2^52")
-    return np.rint(q).astype(np.int64)
+    j = np.rint(q, out=q).astype(np.int64)
+    return j if j.ndim else j[()]  # a scalar for a scalar value, as numpy's ufuncs give
+
+
+def _max_abs(a: NDArray[np.int64]) -> int:
+    """max |a| as a Python int (0 for an empty array; no int64 overflow at −2^63)."""
+    return max(int(a.max()), -int(a.min())) if a.size else 0
 
 
 def safe_release(mech: Any, x: ArrayLike, *, rng: RngLike = None,
@@ -278,11 +289,14 @@ def safe_release(mech: Any, x: ArrayLike, *, rng: RngLike = None,
     noise = discrete_pmf(mech, granularity)
     j = grid_index(x, noise.granularity)
     big_noise = noise.sample(j.shape, rng=rng)
-    if np.any(np.abs(big_noise) >= MAX_OUTPUT_INDEX) or \
-            np.any(np.abs(j + big_noise) >= MAX_OUTPUT_INDEX):
+    noise_bound = _max_abs(big_noise)
+    total = np.add(j, big_noise, out=big_noise) if big_noise.ndim else j + big_noise  # ours
+    if noise_bound >= MAX_OUTPUT_INDEX or _max_abs(total) >= MAX_OUTPUT_INDEX:
         raise InvalidParameter(f"value={np.asarray(x)!r}: the noisy grid index exceeds 2^53 "
                                f"(granularity={noise.granularity!r} too fine for this magnitude)")
-    return (j + big_noise).astype(np.float64) * noise.granularity
+    out = total.astype(np.float64)
+    out *= noise.granularity  # (j + J)·Λ
+    return out
 
 
 # --------------------------------------------------------------------------------------------
