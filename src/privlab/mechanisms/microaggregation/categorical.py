@@ -114,11 +114,10 @@ def distinct(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 @numba.njit(cache=True, nogil=True)
 def _centroid(cnt: np.ndarray, dist: np.ndarray, anc: np.ndarray, tol: float,
-              out: np.ndarray) -> None:
-    """Per attribute: argmin over τ(S) of Σ_s cnt[s]·δ(s, c) (ties within tol → smallest c)."""
+              out: np.ndarray, mg: np.ndarray, cand: np.ndarray) -> None:
+    """Per attribute: argmin over τ(S) of Σ_s cnt[s]·δ(s, c) (ties within tol → smallest c).
+    ``mg`` (float) and ``cand`` (bool), of length ≥ C, are work arrays (reset here)."""
     m, c_max = cnt.shape
-    mg = np.empty(c_max)
-    cand = np.zeros(c_max, dtype=np.bool_)
     for j in range(m):
         for c in range(c_max):
             cand[c] = False
@@ -133,7 +132,8 @@ def _centroid(cnt: np.ndarray, dist: np.ndarray, anc: np.ndarray, tol: float,
         for c in range(c_max):
             if cand[c] and mg[c] < best:
                 best = mg[c]
-        lim = best + tol * max(1.0, abs(best))
+        ab = abs(best)
+        lim = best + tol * (ab if ab > 1.0 else 1.0)  # tol · max(1, |best|)
         for c in range(c_max):
             if cand[c] and mg[c] <= lim:
                 out[j] = c
@@ -167,12 +167,14 @@ def _farthest(rem: np.ndarray, d: np.ndarray, tol: float) -> int:
 @numba.njit(cache=True, nogil=True)
 def _take(u: np.ndarray, rem: np.ndarray, cnt: np.ndarray, a: int, k: int, dist: np.ndarray,
           norm: np.ndarray, d: np.ndarray, tol: float, label: int, trip: np.ndarray,
-          t: int) -> int:
+          t: int, used: np.ndarray) -> int:
     """Cluster ``label`` ← one record of tuple a and its k − 1 nearest remaining records;
-    appends (label, tuple, count) triples to ``trip`` from row t; returns the new t."""
+    appends (label, tuple, count) triples to ``trip`` from row t; returns the new t.
+    ``used`` (bool, length P) is a work array (cleared here)."""
     _distances(u, u[a], dist, norm, d)
     d[a] = -1.0  # the centre's tuple first (the centre is always in its own cluster)
-    used = np.zeros(rem.shape[0], dtype=np.bool_)
+    for p in range(rem.shape[0]):
+        used[p] = False
     need = k
     m = u.shape[1]
     while need > 0:
@@ -186,7 +188,7 @@ def _take(u: np.ndarray, rem: np.ndarray, cnt: np.ndarray, a: int, k: int, dist:
                 q = p
                 break
         used[q] = True
-        got = min(rem[q], need)
+        got = rem[q] if rem[q] < need else need  # min(rem[q], need)
         rem[q] -= got
         need -= got
         for j in range(m):
@@ -199,39 +201,37 @@ def _take(u: np.ndarray, rem: np.ndarray, cnt: np.ndarray, a: int, k: int, dist:
 
 
 @numba.njit(cache=True, nogil=True)
-def _mdav_tuples(u: np.ndarray, w: np.ndarray, dist: np.ndarray, anc: np.ndarray,
-                 norm: np.ndarray, k: int, mtol: float, rtol: float) -> np.ndarray:
-    p_n, m = u.shape
-    rem = w.copy()
-    n = 0
+def _mdav_core(u: np.ndarray, rem: np.ndarray, cnt: np.ndarray, dist: np.ndarray,
+               anc: np.ndarray, norm: np.ndarray, k: int, mtol: float, rtol: float,
+               trip: np.ndarray, d: np.ndarray, cen: np.ndarray, mg: np.ndarray,
+               cand: np.ndarray, used: np.ndarray) -> int:
+    """MDAV on the P distinct tuples ``u`` with remaining multiplicities ``rem`` and
+    per-attribute concept counts ``cnt`` (both consumed); writes (label, tuple, count)
+    triples into ``trip`` and returns their number.  The other arrays are work arrays from
+    :func:`_mdav_tuples` (allocated in numpy: numba compiles no allocation code).  ``t`` and
+    ``label`` start as int64 values (not literal 0s), so ``_take`` has one signature."""
+    p_n = u.shape[0]
+    r = 0
     for p in range(p_n):
-        n += w[p]
-    cnt = np.zeros((m, dist.shape[1]), dtype=np.int64)
-    for p in range(p_n):
-        for j in range(m):
-            cnt[j, u[p, j]] += w[p]
-    trip = np.empty((n + p_n, 3), dtype=np.int64)
-    d = np.empty(p_n)
-    cen = np.zeros(m, dtype=np.int64)
-    t = 0
-    r = n
-    label = 0
+        r += rem[p]
+    t = r - r  # 0 as a non-literal int64
+    label = t
     while r >= 3 * k:
-        _centroid(cnt, dist, anc, mtol, cen)
+        _centroid(cnt, dist, anc, mtol, cen, mg, cand)
         _distances(u, cen, dist, norm, d)
         a = _farthest(rem, d, rtol)
-        t = _take(u, rem, cnt, a, k, dist, norm, d, rtol, label, trip, t)
+        t = _take(u, rem, cnt, a, k, dist, norm, d, rtol, label, trip, t, used)
         label += 1
         _distances(u, u[a], dist, norm, d)
         b = _farthest(rem, d, rtol)
-        t = _take(u, rem, cnt, b, k, dist, norm, d, rtol, label, trip, t)
+        t = _take(u, rem, cnt, b, k, dist, norm, d, rtol, label, trip, t, used)
         label += 1
         r -= 2 * k
     if r >= 2 * k:
-        _centroid(cnt, dist, anc, mtol, cen)
+        _centroid(cnt, dist, anc, mtol, cen, mg, cand)
         _distances(u, cen, dist, norm, d)
         a = _farthest(rem, d, rtol)
-        t = _take(u, rem, cnt, a, k, dist, norm, d, rtol, label, trip, t)
+        t = _take(u, rem, cnt, a, k, dist, norm, d, rtol, label, trip, t, used)
         label += 1
     for p in range(p_n):
         if rem[p] > 0:
@@ -239,6 +239,26 @@ def _mdav_tuples(u: np.ndarray, w: np.ndarray, dist: np.ndarray, anc: np.ndarray
             trip[t, 1] = p
             trip[t, 2] = rem[p]
             t += 1
+    return t
+
+
+def _mdav_tuples(u: np.ndarray, w: np.ndarray, dist: np.ndarray, anc: np.ndarray,
+                 norm: np.ndarray, k: int, mtol: float, rtol: float) -> np.ndarray:
+    """(T, 3) triples (label, tuple, count) of MDAV on the distinct tuples ``u`` (P, m) with
+    multiplicities ``w``: the work arrays are allocated here, the loop is
+    :func:`_mdav_core`."""
+    u = np.ascontiguousarray(u, dtype=np.int64)
+    w = np.ascontiguousarray(w, dtype=np.int64)
+    p_n, m = u.shape
+    c_max = dist.shape[1]
+    n = int(w.sum())
+    cnt = np.zeros((m, c_max), dtype=np.int64)
+    for j in range(m):  # cnt[j, c] = Σ_p w[p]·[u[p, j] = c] (exact integer sums)
+        np.add.at(cnt[j], u[:, j], w)
+    trip = np.empty((n + p_n, 3), dtype=np.int64)
+    t = _mdav_core(u, w.copy(), cnt, dist, anc, norm, int(k), float(mtol), float(rtol), trip,
+                   np.empty(p_n), np.zeros(m, dtype=np.int64), np.empty(c_max),
+                   np.zeros(c_max, dtype=np.bool_), np.zeros(p_n, dtype=np.bool_))
     return trip[:t]
 
 

@@ -146,14 +146,25 @@ def _corner_sequence(m: int, count: int) -> tuple[tuple[int, ...], ...]:
     return tuple(out[i % len(out)] for i in range(count))
 
 
-@numba.njit(cache=True, nogil=True)
 def _take_by_orders(perms: np.ndarray, reverse: np.ndarray, step_order: np.ndarray,
                     k: int) -> np.ndarray:
     """Algorithm 6.1: step i takes the k first not-yet-taken records of order
-    ``perms[step_order[i]]`` (read backwards when ``reverse[step_order[i]]``)."""
+    ``perms[step_order[i]]`` (read backwards when ``reverse[step_order[i]]``); cluster i =
+    step i, the records left form the last cluster.  The arrays are allocated here (numpy),
+    the pass is the compiled :func:`_take_by_orders_core`."""
     p, n = perms.shape
     lab = np.full(n, -1, dtype=np.int64)
-    ptr = np.zeros(p, dtype=np.int64)
+    _take_by_orders_core(perms, reverse, step_order, int(k), lab,
+                         np.zeros(p, dtype=np.int64))
+    return lab
+
+
+@numba.njit(cache=True, nogil=True)
+def _take_by_orders_core(perms: np.ndarray, reverse: np.ndarray, step_order: np.ndarray,
+                         k: int, lab: np.ndarray, ptr: np.ndarray) -> None:
+    """:func:`_take_by_orders` into ``lab`` (all −1 on entry); ``ptr`` (P,) zeros: the read
+    position in each order."""
+    n = perms.shape[1]
     r = n
     i = 0
     while r >= 2 * k:
@@ -171,7 +182,6 @@ def _take_by_orders(perms: np.ndarray, reverse: np.ndarray, step_order: np.ndarr
     for t in range(n):
         if lab[t] < 0:
             lab[t] = i
-    return lab
 
 
 def algorithm_6_1_labels(x: np.ndarray, k: int, domain: Domain,

@@ -27,11 +27,12 @@ smallest squared distances and, among equal ones, the earliest records; the cent
 are compared (no square root, so no ties are created by rounding).  Hence the partition depends
 only on the multiset of records: permuting the input rows permutes the output rows.
 
-Cost: O(n² m / k) arithmetic; memory O(n m), allocated once.  Compiled with numba (no Python
-loop over records); the remaining records are kept column-major and compacted once per pair of
-clusters.  Per pair: one vectorised pass of squared distances to the mean, to x1 and to x2
-(each followed by a scan for the farthest record or the k nearest, records of cluster 1 being
-flagged rather than moved), and one compaction pass that also sums the remaining records.  The
+Cost: O(n² m / k) arithmetic; memory O(n m), allocated once (in numpy, outside the compiled
+code).  Compiled with numba (no Python loop over records); the remaining records are kept
+column-major and compacted once per pair of clusters.  Per pair: one vectorised pass of
+squared distances to the mean, to x1 and to x2 (each followed by a scan for the farthest
+record or the k nearest, records of cluster 1 being flagged rather than moved), and one
+compaction pass that also sums the remaining records.  The
 floating-point operations are those of the literal algorithm in the same order (the means are
 sequential sums in position order, each squared distance sums its terms in column order), so
 the partition is bit-for-bit that of a per-record loop.
@@ -162,49 +163,52 @@ def _compact(zt: np.ndarray, idx: np.ndarray, r: int, flag: np.ndarray,
 
 
 @numba.njit(cache=True, nogil=True)
-def _cluster_around(zt: np.ndarray, idx: np.ndarray, r: int, centre: int, k: int,
-                    d: np.ndarray, flag: np.ndarray, p: np.ndarray, bd: np.ndarray,
-                    bt: np.ndarray, lab: np.ndarray, label: int) -> None:
-    """Label ``centre`` and its k − 1 nearest unflagged records (flagging them); afterwards
-    d[t] is the squared distance of record t to the centre."""
-    for j in range(zt.shape[0]):
-        p[j] = zt[j, centre]
-    _sq_dist(zt, r, p, d)
-    _take_nearest(d, r, centre, k, flag, bd, bt)
-    for s in range(k):
-        lab[idx[bt[s]]] = label
+def _mdav_core(zt: np.ndarray, idx: np.ndarray, k: int, lab: np.ndarray, d: np.ndarray,
+               flag: np.ndarray, p: np.ndarray, mean: np.ndarray, bd: np.ndarray,
+               bt: np.ndarray) -> None:
+    """MDAV on the column-major records ``zt`` (m, n), writing the labels into ``lab``.
 
-
-@numba.njit(cache=True, nogil=True)
-def _mdav_kernel(z0: np.ndarray, k: int) -> np.ndarray:
-    n, m = z0.shape
-    zt = np.ascontiguousarray(z0.T)  # column-major: one contiguous row per attribute
-    idx = np.arange(n)
-    lab = np.full(n, -1, dtype=np.int64)
-    d = np.empty(n)
-    bd = np.empty(k)
-    bt = np.empty(k, dtype=np.int64)
-    flag = np.zeros(n, dtype=np.bool_)
-    p = np.empty(m)
-    mean = np.zeros(m)
+    Work arrays come from :func:`_mdav_kernel` (allocated in numpy, so numba compiles no
+    array-allocation code): idx = 0 … n − 1, flag all False, d (n,), p, mean (m,), bd, bt (k,).
+    A round forms two clusters while ≥ 3k records remain, else one (2k ≤ r < 3k): x1 is the
+    record farthest from the mean, x2 the record farthest from x1 among those left (d holds
+    the squared distances to x1 after cluster 1); a cluster is its centre and the k − 1
+    nearest unflagged records (:func:`_take_nearest`).  Each helper has one call site per
+    argument-type signature and ``label`` starts as an int64 (not a literal 0): each helper
+    compiles once."""
+    n = zt.shape[1]
     r = _compact(zt, idx, n, flag, mean)  # nothing flagged: only the mean
-    label = 0
-    while r >= 3 * k:
+    label = r - r  # 0 as a non-literal int64
+    while r >= 2 * k:
+        pair = r >= 3 * k  # two clusters (x1, then x2), else one (x1)
         _sq_dist(zt, r, mean, d)
-        a = _farthest(d, r, flag)
-        _cluster_around(zt, idx, r, a, k, d, flag, p, bd, bt, lab, label)
-        b = _farthest(d, r, flag)  # farthest from x1 among the records left
-        _cluster_around(zt, idx, r, b, k, d, flag, p, bd, bt, lab, label + 1)
-        label += 2
-        r = _compact(zt, idx, r, flag, mean)
-    if r >= 2 * k:
-        _sq_dist(zt, r, mean, d)
-        a = _farthest(d, r, flag)
-        _cluster_around(zt, idx, r, a, k, d, flag, p, bd, bt, lab, label)
-        label += 1
+        for _ in range(2 if pair else 1):
+            a = _farthest(d, r, flag)  # x1 from the mean, then x2 from x1
+            for j in range(zt.shape[0]):
+                p[j] = zt[j, a]
+            _sq_dist(zt, r, p, d)  # squared distances to the centre
+            _take_nearest(d, r, a, k, flag, bd, bt)
+            for s in range(k):
+                lab[idx[bt[s]]] = label
+            label += 1
         r = _compact(zt, idx, r, flag, mean)
     for t in range(r):
         lab[idx[t]] = label
+
+
+def _mdav_kernel(z0: np.ndarray, k: int) -> np.ndarray:
+    """MDAV labels of the rows of ``z0`` (n, m) in the distance space, rows in canonical order
+    (clusters numbered in the order they are formed).  Allocates the work arrays in numpy and
+    runs the compiled :func:`_mdav_core`."""
+    n, m = z0.shape
+    k = int(k)
+    # a C-ordered copy, one row per attribute (always a copy: the kernel compacts it in place,
+    # and np.ascontiguousarray would return a view of z0 when m = 1)
+    zt = np.array(z0.T, dtype=np.float64, order="C")
+    lab = np.full(n, -1, dtype=np.int64)
+    _mdav_core(zt, np.arange(n, dtype=np.int64), k, lab, np.empty(n),
+               np.zeros(n, dtype=np.bool_), np.empty(m), np.zeros(m), np.empty(k),
+               np.empty(k, dtype=np.int64))
     return lab
 
 
