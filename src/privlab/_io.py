@@ -149,13 +149,19 @@ def atomic_write_json(path: str | os.PathLike[str], obj: Any) -> Path:
 
 
 def save_figure(fig: Any, path: str | os.PathLike[str], *, dpi: int = 110) -> Path:
-    """Save a matplotlib figure atomically as PNG and close it."""
+    """Save a matplotlib figure atomically as PNG (the whole canvas, as laid out) and close it.
+
+    The canvas is saved as it is (no ``bbox_inches="tight"``): a tight box would make matplotlib
+    draw the figure twice (a measuring pass, then the real one).  Each figure of the report sets
+    its own size and margins (``fig.subplots_adjust``) so that nothing is clipped and no wide
+    empty border remains; ``tests/report/test_figure_layout.py`` checks that for every figure.
+    """
     import io
 
     import matplotlib.pyplot as plt
 
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight")
+    fig.savefig(buf, format="png", dpi=dpi)
     plt.close(fig)
     return atomic_write_bytes(path, buf.getvalue())
 

@@ -31,7 +31,8 @@ def _save(fig: Any, path: str | os.PathLike[str]) -> Path:
 
 def _overprotection(s: tuple[float, float], path: str | os.PathLike[str], title: str) -> Path:
     delta = s[0] + s[1]
-    fig, ax = plt.subplots(figsize=(5, 5))
+    fig, ax = plt.subplots(figsize=(4.5, 4.5))
+    fig.subplots_adjust(left=0.12, right=0.977, bottom=0.075, top=0.93)
     ax.fill([-delta, 0, delta, 0], [0, delta, 0, -delta], color="#9ecae1",
             label=f"Laplace: density ≥ e^(−ε)f(0), ‖x‖₁ ≤ {delta:g}")
     ax.fill([-s[0], s[0], s[0], -s[0]], [-s[1], -s[1], s[1], s[1]], color="0.45",
@@ -65,7 +66,8 @@ def fig_4_6(path: str | os.PathLike[str]) -> Path:
             "box staircase, S_0 = [−0.1,0.1]×[−1,1]": mech.logpdf(g) / np.log(10)}
     vmax = max(float(d.max()) for d in dens.values())
     vmin = vmax - 6.0
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4.5), sharey=True)
+    fig, axes = plt.subplots(1, 2, figsize=(8.06, 4.55), sharey=True)
+    fig.subplots_adjust(left=0.086, right=0.855, bottom=0.117, top=0.878, wspace=0.2)
     im = None
     for ax, (name, d) in zip(axes, dens.items(), strict=True):
         im = ax.pcolormesh(x1, x2, np.clip(d, vmin, vmax), vmin=vmin, vmax=vmax,
@@ -74,8 +76,8 @@ def fig_4_6(path: str | os.PathLike[str]) -> Path:
         ax.set_xlabel("y₁")
     axes[0].set_ylabel("y₂")
     assert im is not None
-    fig.colorbar(im, ax=axes, label="log₁₀ density")
-    fig.suptitle("Fig. 4.6: 1-DP noise for S_f = [−1,1]×[−10,10]")
+    fig.colorbar(im, cax=fig.add_axes((0.9031, 0.1166, 0.0215, 0.7615)), label="log₁₀ density")
+    fig.suptitle("Fig. 4.6: 1-DP noise for S_f = [−1,1]×[−10,10]", y=0.977)
     return _save(fig, path)
 
 
@@ -83,7 +85,8 @@ def fig_4_7(path: str | os.PathLike[str]) -> Path:
     """Marginal densities of both noises (top: Y₁, bottom: Y₂), exact formulas."""
     mech = BoxStaircase(epsilon=EPS, sensitivity=S, core=Z)
     lap = IndependentLaplace.for_box(EPS, S)
-    fig, axes = plt.subplots(2, 1, figsize=(7, 7))
+    fig, axes = plt.subplots(2, 1, figsize=(6.9, 6.91))
+    fig.subplots_adjust(left=0.074, right=0.986, bottom=0.077, top=0.91, hspace=0.311)
     for j, ax in enumerate(axes):
         x = np.linspace(-10.0 * S[j], 10.0 * S[j], 2001)
         ax.plot(x, mech.marginal_pdf(x, j), label="box staircase", lw=1.2)
@@ -92,8 +95,7 @@ def fig_4_7(path: str | os.PathLike[str]) -> Path:
                      f"{lap.marginal_variance(j):.4g} (Laplace)", fontsize=9)
         ax.set_xlabel(f"y{j + 1}")
         ax.legend(fontsize=8)
-    fig.suptitle("Fig. 4.7: marginals of 1-DP noise, S_f = [−1,1]×[−10,10]")
-    fig.tight_layout()
+    fig.suptitle("Fig. 4.7: marginals of 1-DP noise, S_f = [−1,1]×[−10,10]", y=0.986)
     return _save(fig, path)
 
 

@@ -140,7 +140,8 @@ def _curves(ctx: Context) -> tuple[Table, Figure, dict[str, Any]]:
             rows.append({"epsilon": e, "k": k, "sse": sse[i, j], "rl_percent": rl[i, j]})
     mk = [k for k in ks if k >= 2]
     mdav = [ex.mean_sse_rl(x, ex.mdav_release(x, k)[None]) for k in mk]
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    fig, axes = plt.subplots(1, 2, figsize=(9.33, 4.14))
+    fig.subplots_adjust(left=0.075, right=0.989, bottom=0.135, top=0.879, wspace=0.2)
     for i, e in enumerate(EPSILONS):
         axes[0].plot(ks, sse[i], marker=".", label=f"ε = {e:g}")
         axes[1].plot(ks, np.maximum(rl[i], 1e-3), marker=".", label=f"ε = {e:g}")
@@ -152,7 +153,8 @@ def _curves(ctx: Context) -> tuple[Table, Figure, dict[str, Any]]:
         ax.set_xlabel("k")
         ax.set_ylabel(lab)
     axes[0].legend(fontsize=8)
-    fig.suptitle("Insensitive MDAV + Laplace Δ_j/(kε): SSE and RL against k (cf. Fig. 6.4)")
+    fig.suptitle("Insensitive MDAV + Laplace Δ_j/(kε): SSE and RL against k (cf. Fig. 6.4)",
+                 y=0.976)
     save_figure(fig, ctx.figure_path("dp_release_sse_rl"))
     figure = Figure(file="dp_release_sse_rl.png",
                     caption=f"SSE and record linkage against k per ε, {runs} runs averaged, "

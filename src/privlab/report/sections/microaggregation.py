@@ -149,7 +149,9 @@ def _figure(ctx: Context, rows: list[dict[str, Any]], cex: dict[str, Any]) -> Fi
     pts2 = pts.copy()
     moved = int(np.argmax(pts.sum(axis=1)))
     pts2[moved] = [3.0, 4.0]
-    fig, ax = plt.subplots(2, 3, figsize=(12, 7.2))
+    fig, ax = plt.subplots(2, 3, figsize=(11.9, 7.1))
+    fig.subplots_adjust(left=0.051, right=0.983, bottom=0.071, top=0.959, wspace=0.239,
+                        hspace=0.271)
     for col, meth in enumerate(("mdav", "insensitive-mdav", "insensitive-corners")):
         for row, data in enumerate((pts, pts2)):
             a = ax[row, col]
@@ -167,7 +169,6 @@ def _figure(ctx: Context, rows: list[dict[str, Any]], cex: dict[str, Any]) -> Fi
             if row == 0 and col == 0:
                 a.legend(loc="upper left", fontsize=7, frameon=False)
             a.set_title(f"{meth}, {'X' if row == 0 else 'X′ (one record moved)'}", fontsize=9)
-    fig.tight_layout()
     save_figure(fig, ctx.figure_path("microaggregation"))
     return Figure(file="microaggregation.png", caption=(
         "Clusters (colours) and centroids (×) with k = 5 on 30 records (top) and after moving "

@@ -122,7 +122,8 @@ def _audits(ctx: Context) -> tuple[list[dict[str, Any]], list[Guarantee]]:
 
 
 def _fig_57(ctx: Context) -> Figure:
-    fig, axes = plt.subplots(2, 2, figsize=(9, 6))
+    fig, axes = plt.subplots(2, 2, figsize=(7.49, 5.85))
+    fig.subplots_adjust(left=0.056, right=0.987, bottom=0.091, top=0.88, wspace=0.2, hspace=0.2)
     x = np.linspace(-1.5, 2.5, 1601)
     for ax, (label, e) in zip(axes.ravel(), tb.EPS_55, strict=True):
         law = Refinement.individual(UNIFORM, e).output(0.5)
@@ -131,7 +132,7 @@ def _fig_57(ctx: Context) -> Figure:
         ax.set_title(f"ε = {label}")
         ax.set_xlabel("response")
     axes[0, 0].legend(fontsize=8)
-    fig.suptitle("f(D) = 0.5: Laplace vs knowledge refinement (cf. Fig. 5.7)")
+    fig.suptitle("f(D) = 0.5: Laplace vs knowledge refinement (cf. Fig. 5.7)", y=0.983)
     save_figure(fig, ctx.figure_path("refinement_vs_laplace"))
     return Figure(file="refinement_vs_laplace.png",
                   caption="Response densities for f(D) = 0.5, Laplace (unbounded support) vs "
@@ -139,17 +140,18 @@ def _fig_57(ctx: Context) -> Figure:
 
 
 def _fig_51_52_56(ctx: Context) -> Figure:
-    fig, axes = plt.subplots(1, 3, figsize=(12, 3.4))
+    fig, axes = plt.subplots(1, 3, figsize=(10.25, 3.27))
+    fig.subplots_adjust(left=0.041, right=0.948, bottom=0.103, top=0.903, wspace=0.25)
     x = np.linspace(0, 1, 1001)
     stat = Refinement.statistical(UNIFORM, math.log(2))
     for t in (0.3, 0.6):
         axes[0].plot(x, stat.output(t).pdf(x), label=f"f(D) = {t}")
-    axes[0].set_title("statistical, ln 2 (cf. Fig. 5.1)")
+    axes[0].set_title("statistical, ln 2 (cf. Fig. 5.1)", fontsize=10)
     axes[0].legend(fontsize=8)
     for d in (0.0, 0.2):
         law = Refinement.individual(UNIFORM, math.log(2), delta=d).output(0.5)
         axes[1].plot(x, law.pdf(x), label=f"δ = {d:g}, atom {law.atom:.3f}")
-    axes[1].set_title("individual, ln 2 vs (ln 2, 0.2) (cf. Fig. 5.2)")
+    axes[1].set_title("individual, ln 2 vs (ln 2, 0.2) (cf. Fig. 5.2)", fontsize=10)
     axes[1].legend(fontsize=8)
     prior = DiscretePrior(values=(0, 1), probs=(Fraction(99, 100), Fraction(1, 100)))
     mech = Refinement.individual(prior, 1.0)
@@ -159,7 +161,7 @@ def _fig_51_52_56(ctx: Context) -> Figure:
         axes[2].bar(np.array([0, 1]) + (k - 1) * w, [float(law.prob(0)), float(law.prob(1))],
                     width=w, label=lab)
     axes[2].set_yscale("log")
-    axes[2].set_title("Boolean, P(B=1) = 0.01, ε = 1 (cf. Fig. 5.6)")
+    axes[2].set_title("Boolean, P(B=1) = 0.01, ε = 1 (cf. Fig. 5.6)", fontsize=10)
     axes[2].legend(fontsize=8)
     save_figure(fig, ctx.figure_path("refinement_examples"))
     return Figure(file="refinement_examples.png",

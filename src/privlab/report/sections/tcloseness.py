@@ -74,7 +74,8 @@ def _controls(c: np.ndarray, q: np.ndarray) -> list[Guarantee]:
 def _figure(ctx: Context, c: np.ndarray, q: np.ndarray, rows: list[dict[str, Any]]) -> Figure:
     rel = release_t_close(c, 2, 1, qi=q)
     _, _, cnt = crosstab(rel.bucket, rel.group)
-    fig, ax = plt.subplots(1, 2, figsize=(10, 3.6))
+    fig, ax = plt.subplots(1, 2, figsize=(8.46, 3.62))
+    fig.subplots_adjust(left=0.072, right=0.988, bottom=0.148, top=0.914, wspace=0.2)
     b = cnt.shape[1]
     glob = cnt.sum(axis=0) / cnt.sum()
     w = 0.8 / (len(cnt) + 1)

@@ -82,7 +82,8 @@ def _savings() -> Table:
 
 
 def _fig_densities(path: Any) -> None:
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
+    fig, axes = plt.subplots(1, 2, figsize=(8.47, 3.62))
+    fig.subplots_adjust(left=0.073, right=0.988, bottom=0.148, top=0.914, wspace=0.2)
     for ax, e in zip(axes, (EPS, 5.0), strict=True):
         x = np.linspace(-4 / e, 4 / e, 2001) if e > 1 else np.linspace(-4, 4, 2001)
         lap = Laplace(epsilon=e)
@@ -96,7 +97,8 @@ def _fig_densities(path: Any) -> None:
 
 
 def _fig_vs_d(path: Any, what: str) -> None:
-    fig, ax = plt.subplots(figsize=(7, 3.6))
+    fig, ax = plt.subplots(figsize=(6.14, 3.62))
+    fig.subplots_adjust(left=0.1, right=0.984, bottom=0.148, top=0.914)
     d = np.linspace(0, 1, 201)
     for e in (0.5, 1.0, 2.0, 5.0):
         lap = Laplace(epsilon=e)
@@ -117,7 +119,8 @@ def _fig_vs_d(path: Any, what: str) -> None:
 
 def _fig_ratio_eps(path: Any) -> None:
     eps = np.geomspace(0.05, 20, 60)
-    fig, ax = plt.subplots(figsize=(7, 3.6))
+    fig, ax = plt.subplots(figsize=(6.25, 3.64))
+    fig.subplots_adjust(left=0.116, right=0.984, bottom=0.152, top=0.914)
     for obj, fn in (("variance", lambda m: m.variance()),
                     ("ci95", lambda m: m.ci_halfwidth(0.95)),
                     ("abs", lambda m: m.mean_abs())):
@@ -131,7 +134,8 @@ def _fig_ratio_eps(path: Any) -> None:
 
 
 def _fig_audits(path: Any, audits: list[dict[str, Any]]) -> None:
-    fig, ax = plt.subplots(figsize=(7, 3.6))
+    fig, ax = plt.subplots(figsize=(7.41, 3.62))
+    fig.subplots_adjust(left=0.254, right=0.986, bottom=0.148, top=0.914)
     names = [a["mechanism"].split("(")[0] for a in audits]
     lbs = [a["epsilon_lower_bound"] for a in audits]
     colors = ["#b00020" if a["control"] else "#176b2c" for a in audits]
