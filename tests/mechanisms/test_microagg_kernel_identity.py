@@ -26,7 +26,7 @@ from privlab.mechanisms.microaggregation.taxonomy import project_taxonomy
 
 
 # ---- the kernels before the change (verbatim; oracles) -------------------------------------
-@numba.njit(cache=True, nogil=True)
+@numba.njit(nogil=True)  # not cached: the module name depends on how pytest imports it
 def _old_sq_dist(zt, r, p, d):
     m = zt.shape[0]
     p0 = p[0]
@@ -40,7 +40,7 @@ def _old_sq_dist(zt, r, p, d):
             d[t] += diff * diff
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(nogil=True)  # not cached: the module name depends on how pytest imports it
 def _old_farthest(d, r, flag):
     best = -1.0
     arg = 0
@@ -51,7 +51,7 @@ def _old_farthest(d, r, flag):
     return arg
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(nogil=True)  # not cached: the module name depends on how pytest imports it
 def _old_take_nearest(d, r, centre, k, flag, bd, bt):
     d[centre] = -1.0
     cnt = 0
@@ -76,7 +76,7 @@ def _old_take_nearest(d, r, centre, k, flag, bd, bt):
         flag[bt[s]] = True
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(nogil=True)  # not cached: the module name depends on how pytest imports it
 def _old_compact(zt, idx, r, flag, mean):
     m = zt.shape[0]
     s0 = 0.0
@@ -117,7 +117,7 @@ def _old_compact(zt, idx, r, flag, mean):
     return w
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(nogil=True)  # not cached: the module name depends on how pytest imports it
 def _old_cluster_around(zt, idx, r, centre, k, d, flag, p, bd, bt, lab, label):
     for j in range(zt.shape[0]):
         p[j] = zt[j, centre]
@@ -127,7 +127,7 @@ def _old_cluster_around(zt, idx, r, centre, k, d, flag, p, bd, bt, lab, label):
         lab[idx[bt[s]]] = label
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(nogil=True)  # not cached: the module name depends on how pytest imports it
 def _old_mdav_kernel(z0, k):
     n, m = z0.shape
     zt = np.ascontiguousarray(z0.T)
@@ -160,7 +160,7 @@ def _old_mdav_kernel(z0, k):
     return lab
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(nogil=True)  # not cached: the module name depends on how pytest imports it
 def _old_centroid(cnt, dist, anc, tol, out):
     m, c_max = cnt.shape
     mg = np.empty(c_max)
@@ -186,7 +186,7 @@ def _old_centroid(cnt, dist, anc, tol, out):
                 break
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(nogil=True)  # not cached: the module name depends on how pytest imports it
 def _old_distances(u, centre, dist, norm, d):
     p_n, m = u.shape
     for p in range(p_n):
@@ -197,7 +197,7 @@ def _old_distances(u, centre, dist, norm, d):
         d[p] = s
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(nogil=True)  # not cached: the module name depends on how pytest imports it
 def _old_cat_farthest(rem, d, tol):
     best = -1.0
     for p in range(rem.shape[0]):
@@ -209,7 +209,7 @@ def _old_cat_farthest(rem, d, tol):
     return -1
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(nogil=True)  # not cached: the module name depends on how pytest imports it
 def _old_take(u, rem, cnt, a, k, dist, norm, d, tol, label, trip, t):
     _old_distances(u, u[a], dist, norm, d)
     d[a] = -1.0
@@ -239,7 +239,7 @@ def _old_take(u, rem, cnt, a, k, dist, norm, d, tol, label, trip, t):
     return t
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(nogil=True)  # not cached: the module name depends on how pytest imports it
 def _old_mdav_tuples(u, w, dist, anc, norm, k, mtol, rtol):
     p_n, m = u.shape
     rem = w.copy()
@@ -282,7 +282,7 @@ def _old_mdav_tuples(u, w, dist, anc, norm, k, mtol, rtol):
     return trip[:t]
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(nogil=True)  # not cached: the module name depends on how pytest imports it
 def _old_take_by_orders(perms, reverse, step_order, k):
     p, n = perms.shape
     lab = np.full(n, -1, dtype=np.int64)
