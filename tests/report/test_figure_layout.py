@@ -4,8 +4,8 @@
 draws every figure twice), so each figure fixes its own size and margins.  These tests draw each
 figure the report makes (Agg, at the dpi it is saved with) and measure the tight bounding box of
 all its artists: it must lie inside the canvas (nothing clipped) and leave at most
-:data:`MAX_BORDER` of the canvas empty on each side.  ``tests/slow/test_figure_layout_sections.py``
-does the same on the figures of the real sections (``--quick``, real data when present).
+:data:`MAX_BORDER` of the canvas empty on each side.  The slow test at the end does the same on
+the figures of the real sections (``--quick``, real data from ``../shared/data`` when present).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from privlab.report.sections import (
     tcloseness,
     univariate,
 )
+from privlab.report.workload import build_sections
 
 MAX_BORDER = 0.08
 """Largest empty border allowed on each side, as a fraction of the canvas width or height."""
@@ -145,3 +146,18 @@ def test_save_figure_keeps_the_canvas(tmp_path):
     p = save_figure(fig, tmp_path / "a.png", dpi=100)
     with Image.open(p) as im:
         assert im.size == (400, 300)
+
+
+@pytest.mark.slow
+def test_every_figure_of_the_real_sections_fits_its_canvas(drawn, tmp_path):
+    """The six sections that draw, built as ``verify --quick`` builds them (real data when
+    ``../shared/data`` is there): exactly the figures of :data:`REPORT_FIGURES`, each laid out
+    within its canvas."""
+    data = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
+    ctx = Context(quick=True, data_dir=data if data.is_dir() else None, figures_dir=tmp_path)
+    names = ("univariate", "multivariate", "refinement", "microaggregation", "dp_release",
+             "tcloseness")
+    sections = build_sections(ctx, tuple(f"privlab.report.sections.{n}" for n in names))
+    assert all(s.ok for s in sections), [s.title for s in sections if not s.ok]
+    assert {f.file for s in sections for f in s.figures} == set(REPORT_FIGURES)
+    assert drawn == {n: [] for n in REPORT_FIGURES}
