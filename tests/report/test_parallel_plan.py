@@ -1,11 +1,13 @@
-"""Scheduling of ``privlab verify``'s units: longest first by an earlier report's timings."""
+"""Scheduling of ``privlab verify``'s units: grouped into jobs by family, longest first by an
+earlier report's timings or the bundled ones."""
 
 from __future__ import annotations
 
 import pytest
 
 from privlab.proofs.ledger import default_ledger
-from privlab.report.parallel import _plan, previous_costs, table_dict
+from privlab.report import build, parallel
+from privlab.report.parallel import _plan, bundled_costs, family, jobs, previous_costs, table_dict
 from privlab.report.section import Context
 from privlab.report.workload import SECTIONS
 
@@ -48,3 +50,71 @@ def test_table_dict_records_seconds() -> None:
 def test_previous_costs_ignore_a_malformed_report(report: dict) -> None:
     """The timings only order the units: an edited report.json never stops a run."""
     assert previous_costs(report) == {}
+
+
+def _all_units(quick: bool) -> set[tuple[str, str]]:
+    ledger = default_ledger()
+    return set(_plan(Context(quick=quick), SECTIONS, ledger, {}))
+
+
+@pytest.mark.parametrize("quick", [True, False])
+def test_jobs_group_every_unit_once_by_family(quick: bool) -> None:
+    """Each unit is in exactly one job; a job's units share a family and no two jobs do; the
+    claims of one checker module are one job; dp_release runs with microaggregation."""
+    ledger = default_ledger()
+    planned = jobs(Context(quick=quick), SECTIONS, ledger, bundled_costs(quick))
+    units = [u for job in planned for u in job]
+    assert len(units) == len(set(units)) and set(units) == _all_units(quick)
+    fams = [{family(u, ledger) for u in job} for job in planned]
+    assert all(len(f) == 1 for f in fams)
+    assert len({next(iter(f)) for f in fams}) == len(planned)
+    pre = "privlab.report.sections."
+    together = next(job for job in planned if ("section", pre + "microaggregation") in job)
+    assert ("section", pre + "dp_release") in together
+    sym = {c.id for c in ledger.claims()
+           if family(("claim", c.id), ledger) == "privlab.proofs.thesis.ch4_symbolic"}
+    assert len(sym) > 3 and any({("claim", c) for c in sym} == set(j) for j in planned)
+
+
+def test_jobs_are_longest_first_and_units_longest_first_within() -> None:
+    ledger = default_ledger()
+    costs = bundled_costs(True)
+    planned = jobs(Context(quick=True), SECTIONS, ledger, costs)
+    totals = [sum(costs.get(u, 0.5) for u in job) for job in planned]
+    assert totals == sorted(totals, reverse=True)
+    for job in planned:
+        c = [costs.get(u, 0.5) for u in job]
+        assert c == sorted(c, reverse=True)
+
+
+@pytest.mark.parametrize("quick", [True, False])
+def test_bundled_costs_name_only_current_units(quick: bool) -> None:
+    """The shipped seconds are not stale: every entry is a unit of this ledger (a removed or
+    renamed claim must leave the file), and every section has one."""
+    costs = bundled_costs(quick)
+    units = _all_units(quick)
+    assert costs and set(costs) <= units
+    assert {("section", s) for s in SECTIONS} <= set(costs)
+    assert all(v >= 0 for v in costs.values())
+
+
+def test_bundled_costs_missing_or_malformed_give_nothing(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    monkeypatch.setattr(parallel, "BUNDLED_COSTS", "no-such-file.json")
+    assert bundled_costs(True) == {}
+    with pytest.raises(ValueError):
+        parallel._unit_key("slow:x")
+
+
+def test_costs_prefer_a_previous_report_of_the_same_kind(tmp_path, monkeypatch) -> None:
+    """--out's previous report orders the run when it was of the same kind (quick or not);
+    otherwise the bundled seconds do."""
+    ledger = default_ledger()
+    claim = ledger.claims()[0].id
+    prev = {"quick": True, "claims": [{"id": claim, "seconds": 123.0}], "tables": {},
+            "sections": []}
+    monkeypatch.setattr(build, "_previous", lambda out_dir: prev)
+    assert build._costs(tmp_path, True)["claim", claim] == 123.0
+    assert build._costs(tmp_path, False)["claim", claim] == bundled_costs(False)["claim", claim]
+    monkeypatch.setattr(build, "_previous", lambda out_dir: None)
+    assert build._costs(tmp_path, True) == bundled_costs(True)

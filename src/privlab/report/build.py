@@ -29,7 +29,7 @@ from privlab._sources import source_hash
 from privlab.errors import InvalidParameter
 from privlab.proofs.ledger import LOAD_ERROR_PREFIX, Ledger, default_ledger
 from privlab.report import render
-from privlab.report.parallel import previous_costs, run_all, table_dict
+from privlab.report.parallel import bundled_costs, previous_costs, run_all, table_dict
 from privlab.report.section import Context, Guarantee
 from privlab.report.workload import SECTIONS, build_sections
 
@@ -110,6 +110,17 @@ def _previous(out_dir: Path) -> dict[str, Any] | None:
     return None
 
 
+def _costs(out_dir: Path, quick: bool) -> dict[tuple[str, str], float]:
+    """Seconds per unit that order the parallel run: those shipped with privlab, replaced by
+    the ones the previous report in ``out_dir`` recorded when it was a run of the same kind
+    (``--quick`` or not)."""
+    costs = bundled_costs(quick)
+    previous = _previous(out_dir)
+    if previous is not None and previous.get("quick") == quick:
+        costs.update(previous_costs(previous))
+    return costs
+
+
 def run_verify(out_dir: Path, *, quick: bool = False, seed: int = 0,
                data_dir: Path | None = None, progress: Callable[[str], Any] = lambda m: None,
                ledger: Ledger | None = None,
@@ -138,8 +149,7 @@ def run_verify(out_dir: Path, *, quick: bool = False, seed: int = 0,
                       progress=progress)
         if parallel:
             claims, tables, built = run_all(ctx, sections, workers=n_workers,
-                                            progress=progress,
-                                            costs=previous_costs(_previous(out_dir)))
+                                            progress=progress, costs=_costs(out_dir, quick))
         else:
             outcomes = ledger.run(quick=quick, progress=lambda i, n, cid: progress(
                 f"claim {i}/{n} {cid}"))

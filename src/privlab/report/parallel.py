@@ -1,12 +1,18 @@
 """Run the ledger, the tables and the report sections on all local cores.
 
 Every unit (one claim, one table, one section) is independent and seeded by name, so the report
-is the same whatever the number of workers; results are collected in their fixed order.  Long
-units are submitted first, so that the cores finish together: by the seconds the previous report
-in ``--out`` recorded for each unit (:func:`previous_costs`), else sections, slow claims, tables,
-claims (:func:`_plan`).  Workers are spawned (not forked) and rebuild the default ledger
-themselves; a unit that raises is recorded exactly as in the sequential path (inconclusive
-claim, failed section, table with an ``error``).
+is the same whatever the number of workers and whichever worker runs it; results are collected
+in their fixed order.  Units are grouped into jobs by *family* (:func:`family`): the claims and
+tables of one checker module, one section (the ``dp_release`` section with the
+``microaggregation`` one).  A job runs in one worker, so the per-process memos its units share
+(an Adult experiment behind four tables, a symbolic derivation behind seven claims) are
+computed once, not once per worker, and a numba kernel is compiled (on a cold cache) in one
+worker only.  Long jobs are submitted first, so that the cores finish together (LPT): a job's
+cost is the sum of its units' seconds, taken from the previous report in ``--out``
+(:func:`previous_costs`), else from the costs shipped with privlab (:func:`bundled_costs`),
+else :data:`DEFAULT_COST` by kind (:func:`_plan`, :func:`jobs`).  Workers are spawned (not
+forked) and rebuild the default ledger themselves; a unit that raises is recorded exactly as in
+the sequential path (inconclusive claim, failed section, table with an ``error``).
 
 Workers never outlive the run: each starts a watchdog thread (:func:`_watch_parent`) that ends
 the worker with ``os._exit`` as soon as its parent process is gone (also when the parent was
@@ -19,6 +25,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import json
 import multiprocessing
 import os
 import sys
@@ -37,6 +44,14 @@ from privlab.report.workload import build_sections
 POLL_SECONDS = 0.5
 DEFAULT_COST = {"section": 20.0, "slow": 5.0, "table": 1.0, "claim": 0.5}
 """Seconds assumed for a unit no earlier report timed (by kind; ``slow``: claims marked slow)."""
+SECTION_PREFIX = "privlab.report.sections."
+SAME_WORKER = {SECTION_PREFIX + "dp_release": SECTION_PREFIX + "microaggregation"}
+"""Sections run in the job of another section: both call the numba MDAV kernel on Adult."""
+BUNDLED_COSTS = "unit_costs.json"
+"""Seconds per unit of a quick and a full run, shipped in ``privlab/report`` (read by
+:func:`bundled_costs`; they only order the jobs of a first run, which has no earlier report)."""
+
+Unit = tuple[str, str]
 
 
 def _watch_parent(parent: int, poll: float = POLL_SECONDS) -> None:
@@ -110,6 +125,39 @@ def previous_costs(report: Mapping[str, Any] | None) -> dict[tuple[str, str], fl
     return out
 
 
+def bundled_costs(quick: bool) -> dict[tuple[str, str], float]:
+    """The seconds per unit shipped with privlab (:data:`BUNDLED_COSTS`) for a ``quick`` or a
+    full run, keyed like :func:`previous_costs` (empty when the file is missing or malformed:
+    the costs only order the units)."""
+    from importlib import resources
+
+    try:
+        text = resources.files("privlab.report").joinpath(BUNDLED_COSTS).read_text("utf-8")
+        table = json.loads(text)["quick" if quick else "full"]
+        return {_unit_key(k): float(v) for k, v in table.items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+
+
+def _unit_key(name: str) -> Unit:
+    """``"claim:ID"``, ``"table:ID"`` or ``"section:ID"`` (report ids) as a plan unit."""
+    kind, uid = name.split(":", 1)
+    if kind not in DEFAULT_COST or kind == "slow":
+        raise ValueError(name)
+    return (kind, SECTION_PREFIX + uid.replace("-", "_")) if kind == "section" else (kind, uid)
+
+
+def family(unit: Unit, ledger: Ledger) -> str:
+    """The job a unit runs in: the module of its claim's check or its table's function, the
+    section itself (or the section :data:`SAME_WORKER` names)."""
+    kind, uid = unit
+    if kind == "section":
+        return SAME_WORKER.get(uid, uid)
+    fn: Any = ledger.get(uid).check if kind == "claim" else ledger.tables()[uid]
+    fn = getattr(fn, "func", fn)  # functools.partial
+    return str(getattr(fn, "module", None) or getattr(fn, "__module__", None) or uid)
+
+
 def _claim(cid: str, quick: bool) -> dict[str, Any]:
     return default_ledger().run([cid], quick=quick)[0].to_dict()
 
@@ -138,6 +186,30 @@ def _plan(ctx: Context, sections: Sequence[str], ledger: Ledger,
     return sorted(units, key=lambda u: -costs.get(u, DEFAULT_COST[kind(u)]))
 
 
+def jobs(ctx: Context, sections: Sequence[str], ledger: Ledger,
+         costs: Mapping[Unit, float]) -> list[tuple[Unit, ...]]:
+    """The units of :func:`_plan` grouped by :func:`family`, each job's units longest first;
+    jobs longest first by the sum of their units' costs (ties: the plan's order)."""
+    plan = _plan(ctx, sections, ledger, costs)
+    slow = {c.id for c in ledger.claims() if c.slow and not ctx.quick}
+    groups: dict[str, list[Unit]] = {}
+    for u in plan:
+        groups.setdefault(family(u, ledger), []).append(u)
+
+    def cost(u: Unit) -> float:
+        k = "slow" if u[0] == "claim" and u[1] in slow else u[0]
+        return costs.get(u, DEFAULT_COST[k])
+
+    return sorted((tuple(g) for g in groups.values()), key=lambda g: -sum(map(cost, g)))
+
+
+def _run_job(job: Sequence[Unit], quick: bool, ctx: Context) -> list[dict[str, Any]]:
+    """Worker side: the units of one job, in order, as report dictionaries."""
+    run = {"claim": lambda cid: _claim(cid, quick), "table": _table,
+           "section": lambda name: _section(name, ctx)}
+    return [run[kind](uid) for kind, uid in job]
+
+
 def run_all(ctx: Context, sections: Sequence[str], *, workers: int,
             progress: Callable[[str], Any],
             costs: Mapping[tuple[str, str], float] | None = None
@@ -148,27 +220,26 @@ def run_all(ctx: Context, sections: Sequence[str], *, workers: int,
     claims = ledger.claims()
     table_ids = sorted(ledger.tables())
     wctx = attrs.evolve(ctx, progress=_ignore)
-    submit = {"claim": lambda cid: pool.submit(_claim, cid, ctx.quick),
-              "table": lambda tid: pool.submit(_table, tid),
-              "section": lambda name: pool.submit(_section, name, wctx)}
+    planned = jobs(ctx, sections, ledger, costs or {})
+    total = sum(map(len, planned))
     pool = ProcessPoolExecutor(max_workers=workers,
                                mp_context=multiprocessing.get_context("spawn"),
                                initializer=worker_init, initargs=(os.getpid(),))
+    results: dict[Unit, dict[str, Any]] = {}
     try:
-        jobs: dict[tuple[str, str], Future[Any]] = {
-            u: submit[u[0]](u[1]) for u in _plan(ctx, sections, ledger, costs or {})}
-        done = 0
-        for key, fut in jobs.items():
-            fut.result()
-            done += 1
-            progress(f"[{done}/{len(jobs)}] {key[0]} {key[1]}")
+        futures: list[Future[list[dict[str, Any]]]] = [
+            pool.submit(_run_job, job, ctx.quick, wctx) for job in planned]
+        for job, fut in zip(planned, futures, strict=True):
+            for unit, out in zip(job, fut.result(), strict=True):
+                results[unit] = out
+                progress(f"[{len(results)}/{total}] {unit[0]} {unit[1]}")
     except BaseException:
         _terminate(pool)
         raise
     pool.shutdown(wait=True)
-    return ([jobs["claim", c.id].result() for c in claims],
-            {t: jobs["table", t].result() for t in table_ids},
-            [jobs["section", n].result() for n in sections])
+    return ([results["claim", c.id] for c in claims],
+            {t: results["table", t] for t in table_ids},
+            [results["section", n] for n in sections])
 
 
 def run_claims(ids: Sequence[str], *, quick: bool, workers: int,
