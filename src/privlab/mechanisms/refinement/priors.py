@@ -176,6 +176,7 @@ def _numbers(x: Any) -> tuple[Any, ...]:
 
 
 _BY_INSTANCE: dict[int, tuple[Any, tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}
+_CUM_BY_INSTANCE: dict[int, tuple[Any, tuple[Fraction, ...]]] = {}
 
 
 @functools.lru_cache(maxsize=256)
@@ -258,8 +259,21 @@ class PiecewisePrior:
 
     def cum_exact(self) -> list[Fraction]:
         """F(edges[k]) as exact Fractions (exact priors only)."""
-        return list(_cum_exact(tuple((type(x), x) for x in self.edges),
-                               tuple((type(x), x) for x in self.densities)))
+        return list(self.cum_exact_tuple())
+
+    def cum_exact_tuple(self) -> tuple[Fraction, ...]:
+        """:meth:`cum_exact` as a tuple, memoised per instance (a weak reference checks that
+        the id still names this object; the entry goes with it): the exact cdf is read at
+        every cell of every pair, and building the typed key costs more than the lookup."""
+        hit = _CUM_BY_INSTANCE.get(id(self))
+        if hit is not None and hit[0]() is self:
+            return hit[1]
+        cum = _cum_exact(tuple((type(x), x) for x in self.edges),
+                         tuple((type(x), x) for x in self.densities))
+        key = id(self)
+        _CUM_BY_INSTANCE[key] = (
+            weakref.ref(self, lambda _r, memo=_CUM_BY_INSTANCE: memo.pop(key, None)), cum)
+        return cum
 
     def pdf(self, x: Any) -> Any:
         x = np.asarray(x, dtype=float)

@@ -33,6 +33,7 @@ cell counts as empty only when its upper bound is ≤ 0 (otherwise its ratio is 
 
 from __future__ import annotations
 
+import bisect
 import functools
 import itertools
 from fractions import Fraction
@@ -94,13 +95,19 @@ def premises(comps: list[PiecewisePrior]) -> dict[str, bool]:
 
 def exact_cdf(c: PiecewisePrior, x: Fraction) -> Fraction:
     """F(x) in exact arithmetic: 0 left of the support, C_j + d_j (x − e_j) on piece j, 1 right."""
-    e, cum = c.edges, c.cum_exact()
+    e = c.edges
     if x <= e[0]:
         return Fraction(0)
     if x >= e[-1]:
         return Fraction(1)
-    j = max(k for k in range(len(e) - 1) if e[k] <= x)
-    return cum[j] + c.densities[j] * (x - e[j])
+    j = _piece(e, x)
+    return c.cum_exact_tuple()[j] + c.densities[j] * (x - e[j])
+
+
+def _piece(e: tuple[Fraction, ...], x: Fraction) -> int:
+    """max{k < len(e) − 1 : e[k] ≤ x} for e[0] < x < e[-1] (edges strictly increasing):
+    bisection finds the same k as the scan over every edge."""
+    return bisect.bisect_right(e, x) - 1
 
 
 def mass_at(comps: list[PiecewisePrior], weights: list[Fraction], t: list[Fraction],
@@ -125,9 +132,9 @@ def _factor(c: PiecewisePrior, ti: Fraction, w: Fraction, lo: Fraction,
             return [Fraction(0), Fraction(0)]
         if x >= e[-1]:
             return [Fraction(1), Fraction(0)]
-        j = max(k for k in range(len(e) - 1) if e[k] <= x)
+        j = _piece(e, x)
         d = c.densities[j]
-        return [c.cum_exact()[j] + d * (ti - e[j]), sign * d / w]
+        return [c.cum_exact_tuple()[j] + d * (ti - e[j]), sign * d / w]
 
     up, dn = lin(ti + mid / w, 1), lin(ti - mid / w, -1)
     return [up[0] - dn[0], up[1] - dn[1]]
