@@ -124,9 +124,10 @@ def test_exact_parts_key_on_precision_and_fields() -> None:
 # ---- mutation check of the oracle comparison ---------------------------------------------
 def test_oracle_comparison_catches_a_first_cycle_one_too_far(monkeypatch: pytest.MonkeyPatch
                                                            ) -> None:
-    """The mutant "_first_cycle + 1" (one cycle too many skipped) changes some output."""
-    original = nz._first_cycle
-    monkeypatch.setattr(nz, "_first_cycle", lambda *args: original(*args) + 1)
+    """The mutant "_first_cycle + 1" (one cycle too many skipped; log_pieces calls it as
+    ``_first_cycle_at``) changes some output."""
+    original = nz._first_cycle_at
+    monkeypatch.setattr(nz, "_first_cycle_at", lambda *args: original(*args) + 1)
     y = nz.staircase_like(1, 1, 0.3)
     with mpmath.workdps(30):
         bad = [(lo, hi) for lo, hi in itertools.product(range(-8, 8), range(-7, 9)) if lo < hi
@@ -290,3 +291,36 @@ def test_stationarity_ratio_by_cancel_equals_the_simplified_ratio() -> None:
     # every other entry is unchanged by the ratio's form
     for k in ("cubic", "gv_remainder", "cubic_derivative", "cubic_at_0", "cubic_at_Delta"):
         assert sp.srepr(st[k]) == sp.srepr(sy.variance_stationarity()[k])
+
+
+# ---- the per-noise parts of log_pieces (``_log_piece_parts``) ------------------------------------
+def test_log_piece_parts_are_keyed_on_precision_and_immutable() -> None:
+    """One process, two precisions in turn: each equals the oracle (a memo keyed on the noise
+    only would hand the 15-digit parts to the 40-digit call)."""
+    y = nz.four_level(1, 1, 0.3, 0.2, 0.4)
+    for dps in (15, 40, 15):
+        with mpmath.workdps(dps):
+            parts = nz._log_piece_parts(y, mpmath.mp.prec)
+            assert parts == nz._log_piece_parts.__wrapped__(y, mpmath.mp.prec)
+            assert isinstance(parts, tuple) and all(isinstance(p, tuple) for p in parts[3:5])
+            for lo, hi in ((-3.3, 2.7), (5.1, 5.1 + 1e-12), (-0.2, 0.2)):
+                assert y.log_pieces(lo, hi) == _old_log_pieces(y, lo, hi)
+
+
+def test_oracle_comparison_catches_parts_memoised_without_precision(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mutant of the memo: parts keyed on the noise only (the first precision wins)."""
+    first: dict[Any, Any] = {}
+    fresh = nz._log_piece_parts.__wrapped__
+
+    def by_noise_only(noise: nz.PeriodicNoise, prec: int) -> Any:
+        if noise not in first:
+            first[noise] = fresh(noise, prec)
+        return first[noise]
+
+    monkeypatch.setattr(nz, "_log_piece_parts", by_noise_only)
+    y = nz.sawtooth(1, 1, 0.5)
+    with mpmath.workdps(15):
+        y.log_pieces(-2, 2)
+    with mpmath.workdps(40):
+        assert y.log_pieces(0.1, 3.7) != _old_log_pieces(y, 0.1, 3.7)

@@ -84,22 +84,22 @@ class PeriodicNoise(SymmetricNoise):
         """The log-linear pieces of f on [lo, hi] (right copies and their mirror images), sorted
         by left end.  Cycle k (on [start + k·period, start + (k+1)·period)) contributes only if
         it meets [lo, hi] or [−hi, −lo]: cycles before :func:`_first_cycle` are skipped, which
-        leaves the output unchanged (they would have produced no piece)."""
+        leaves the output unchanged (they would have produced no piece).
+
+        Cycle k's right piece (a, b, level, slope) is (start + k·period + a, start + k·period + b,
+        ((level − log Z) − k·decay) − slope·(start + k·period + a), slope): the same operations
+        in the same order as summing it from scratch, with the parts that do not depend on k or
+        the window taken from :func:`_log_piece_parts` (memoised per noise and precision)."""
         lo, hi = mpmath.mpf(lo), mpmath.mpf(hi)
-        start, period, _, _, _, lz = _exact_parts(self, mpmath.mp.prec)
-        dec = mpmath.mpf(self.decay)
-        right: list[tuple[Any, Any, Any, Any]] = []  # (a, b, intercept, slope) on x ≥ 0
-        for a, b, lev, s in self.head:
-            a, b, s = mpmath.mpf(a), mpmath.mpf(b), mpmath.mpf(s)
-            right.append((a, b, lev - lz - s * a, s))
+        start, period, dec, head, cycle, amin, bmax = _log_piece_parts(self, mpmath.mp.prec)
+        right: list[tuple[Any, Any, Any, Any]] = list(head)  # (a, b, intercept, slope), x ≥ 0
         amax = max(abs(lo), abs(hi))
         kmax = int(mpmath.ceil((amax - start) / period)) if amax > start else 0
-        for k in range(_first_cycle(self.cycle, start, period, lo, hi), kmax + 1):
-            for a, b, lev, s in self.cycle:
-                a2 = start + k * period + mpmath.mpf(a)
-                b2 = start + k * period + mpmath.mpf(b)
-                s = mpmath.mpf(s)
-                right.append((a2, b2, lev - lz - k * dec - s * a2, s))
+        for k in range(_first_cycle_at(amin, bmax, start, period, lo, hi), kmax + 1):
+            base, kdec = start + k * period, k * dec
+            for a, b, levz, s in cycle:
+                a2 = base + a
+                right.append((a2, base + b, levz - kdec - s * a2, s))
         out = []
         for a, b, c, s in right:
             if b > lo and a < hi:  # right copy
@@ -208,6 +208,26 @@ def _exact_parts(noise: PeriodicNoise, prec: int) -> tuple[Any, Any, Any, Any, A
         return start, period, rho, h, c, mpmath.log(2 * (h + c / (1 - rho)))
 
 
+@functools.lru_cache(maxsize=1024)
+def _log_piece_parts(noise: PeriodicNoise, prec: int) -> tuple[Any, ...]:
+    """What :meth:`PeriodicNoise.log_pieces` needs that depends only on the noise and the
+    precision (bits): (start, period, decay, the head's right pieces (a, b, level − log Z −
+    slope·a, slope), the cycle's pieces (a, b, level − log Z, slope), min a and max b over the
+    cycle) as mpf at that precision.  Memoised per process like :func:`_exact_parts` (frozen
+    attrs key, every field; tuples of immutable mpf)."""
+    with mpmath.workprec(prec):
+        start, period, _, _, _, lz = _exact_parts(noise, prec)
+        head = []
+        for a, b, lev, s in noise.head:
+            a, b, s = mpmath.mpf(a), mpmath.mpf(b), mpmath.mpf(s)
+            head.append((a, b, lev - lz - s * a, s))
+        cycle = tuple((mpmath.mpf(a), mpmath.mpf(b), lev - lz, mpmath.mpf(s))
+                      for a, b, lev, s in noise.cycle)
+        amin = min(a for a, _, _, _ in cycle) if cycle else None
+        bmax = max(b for _, b, _, _ in cycle) if cycle else None
+        return (start, period, mpmath.mpf(noise.decay), tuple(head), cycle, amin, bmax)
+
+
 def _first_cycle(cycle: tuple[Piece, ...], start: Any, period: Any, lo: Any, hi: Any) -> int:
     """A k ≥ 0 such that no piece [a', b'] of a cycle k' < k yields a piece on [lo, hi].
 
@@ -221,6 +241,14 @@ def _first_cycle(cycle: tuple[Piece, ...], start: Any, period: Any, lo: Any, hi:
         return 0
     amin = min(mpmath.mpf(a) for a, _, _, _ in cycle)
     bmax = max(mpmath.mpf(b) for _, b, _, _ in cycle)
+    return _first_cycle_at(amin, bmax, start, period, lo, hi)
+
+
+def _first_cycle_at(amin: Any, bmax: Any, start: Any, period: Any, lo: Any, hi: Any) -> int:
+    """:func:`_first_cycle` from the cycle's least left end ``amin`` and greatest right end
+    ``bmax`` (None: no cycle)."""
+    if amin is None:
+        return 0
     base = start + amin - period
     lows = ([lo] if hi > base else []) + ([-hi] if -lo > base else [])
     if not lows:
