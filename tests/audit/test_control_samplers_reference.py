@@ -59,7 +59,9 @@ SVT_KW = [{"rho": 2.0, "nu": 4.0}, {"rho": 4.0, "nu": 8.0, "redraw": 4.0},
 def test_svt_run_equals_reference(kw: dict[str, Any], c: int) -> None:
     """Catches: ⊤ tested against ρ instead of T + ρ, the redraw not conditioned on a ⊤ (or
     drawn when nobody answered ⊤), the cutoff counted from the unmasked ⊤ (c > 1), and "not
-    answered" written before the row instead of over it."""
+    answered" written before the row instead of over it; for the (m, n) buffer and counter-free
+    c = 1 path: the done mask never set (``done |= top`` dropped), ⊤/⊥ swapped in a row and
+    rows not transposed back."""
     for seed in (0, 1, 5):
         for q in ([0.0] * 5 + [1.0] * 5, [1.0] * 10, [0.4, 0.6, 0.5]):
             for n in (1, 7, 3000):

@@ -32,8 +32,9 @@ import math
 import numpy as np
 from numpy.typing import NDArray
 from scipy import special
+from scipy.special import _ufuncs  # binom._ppf/_isf's ufuncs (scipy.stats' own)
 
-__all__ = ["kb_bins", "window_pmf"]
+__all__ = ["binom_isf", "binom_ppf", "kb_bins", "window_pmf"]
 
 CHUNK = 2**21
 """Window entries computed at once (bounds the temporary arrays to a few tens of MB)."""
@@ -42,15 +43,22 @@ CHUNK = 2**21
 def _shape(n: int, q: NDArray[np.float64], s0: NDArray[np.int64], length: int,
            mass: NDArray[np.float64]) -> NDArray[np.float64]:
     """Rows of :func:`window_pmf` for 0 < q < 1: the summed log-ratios, exponentiated relative
-    to the row's largest entry, scaled to the row's exact in-window mass."""
+    to the row's largest entry, scaled to the row's exact in-window mass.  Each row's log-ratios
+    are a contiguous slice of one array (copied row by row from a sliding-window view) and every
+    step after that works in place: the same floats as the gather and temporaries it replaced
+    (``_shape_reference`` in ``tests/audit/test_ratio_fastpaths.py``)."""
     lo = int(s0.min())
     steps = np.arange(lo, int(s0.max()) + length - 1, dtype=float)  # t -> t + 1, t < n
     log_ratio = np.log((n - steps) / (steps + 1.0))
-    idx = (s0 - lo)[:, None] + np.arange(length - 1)[None, :]
     shape = np.zeros((q.size, length))
-    np.cumsum(log_ratio[idx] + (np.log(q) - np.log1p(-q))[:, None], axis=1, out=shape[:, 1:])
-    shape = np.exp(shape - shape.max(axis=1, keepdims=True))
-    return shape * (mass / shape.sum(axis=1))[:, None]
+    if length > 1:
+        rows = np.lib.stride_tricks.sliding_window_view(log_ratio, length - 1)[s0 - lo]
+        rows += (np.log(q) - np.log1p(-q))[:, None]
+        np.cumsum(rows, axis=1, out=shape[:, 1:])
+    shape -= shape.max(axis=1, keepdims=True)
+    np.exp(shape, out=shape)
+    shape *= (mass / shape.sum(axis=1))[:, None]
+    return shape
 
 
 def window_pmf(n: int, p: NDArray[np.float64], start: NDArray[np.int64], length: int
@@ -79,13 +87,24 @@ def window_pmf(n: int, p: NDArray[np.float64], start: NDArray[np.int64], length:
     return pmf, below, above
 
 
+def binom_ppf(q: float, n: int, p: float) -> float:
+    """``scipy.stats.binom.ppf(q, n, p)`` for 0 < q < 1, n ≥ 0 and 0 ≤ p ≤ 1 (the least k with
+    P(K ≤ k) ≥ q): the ufunc that ``binom._ppf`` calls, without importing scipy.stats (~0.5 s)
+    or its argument handling (``tests/audit/test_binomgrid_quantiles.py`` compares the two)."""
+    return float(_ufuncs._binom_ppf(q, n, p))
+
+
+def binom_isf(q: float, n: int, p: float) -> float:
+    """``scipy.stats.binom.isf(q, n, p)`` for 0 < q < 1, n ≥ 0 and 0 ≤ p ≤ 1 (the least k with
+    P(K > k) ≤ q), the same way as :func:`binom_ppf`."""
+    return float(_ufuncs._binom_isf(q, n, p))
+
+
 def kb_bins(p_b: NDArray[np.float64], n_b: int, kbins: int, tail: float = 1e-12
             ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
     """(k, weight, outside): bin low ends, per-cell bin masses, per-cell mass outside."""
-    from scipy import stats  # not at import: scipy.stats costs ~0.5 s
-
-    lo = int(stats.binom.ppf(tail, n_b, float(p_b.min())))
-    hi = int(stats.binom.isf(tail, n_b, float(p_b.max())))
+    lo = int(binom_ppf(tail, n_b, float(p_b.min())))
+    hi = int(binom_isf(tail, n_b, float(p_b.max())))
     lo, hi = max(lo - 1, 0), min(hi + 1, n_b)
     sd = math.sqrt(n_b * float(p_b.max()) * (1 - float(p_b.min())))
     w = max(1, int(sd / kbins))

@@ -38,6 +38,7 @@ from numpy.typing import NDArray
 from scipy import special
 
 from privlab.audit.bounds import cp_lower, cp_upper
+from privlab.audit.cellcount import cell_counts
 
 IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
@@ -59,7 +60,8 @@ class Partition:
         return np.searchsorted(self.edges, y, side="left").astype(np.int64)
 
     def histogram(self, y: FloatArray) -> IntArray:
-        return np.bincount(self.cell_index(y), minlength=self.ncells).astype(np.int64)
+        """Counts per cell: ``np.bincount(self.cell_index(y), minlength=self.ncells)``."""
+        return cell_counts(self.edges, y)
 
     def bounds(self, i: int) -> tuple[float, float]:
         lo = -np.inf if i == 0 else float(self.edges[i - 1])
@@ -73,9 +75,12 @@ def build_partition(pooled: FloatArray, bins: int) -> Partition:
     finite = y[np.isfinite(y)]
     nb = max(1, min(int(bins), finite.size // 20))
     parts = []
+    fast = _one_zero_sign(finite)  # else the values' order among equals could matter
     if finite.size and nb > 1:
-        parts.append(np.quantile(finite, np.linspace(0.0, 1.0, nb + 1)[1:-1]))
-    vals, counts = np.unique(finite, return_counts=True)
+        q = np.linspace(0.0, 1.0, nb + 1)[1:-1]
+        parts.append(sorted_quantile(finite, q) if fast else np.quantile(finite, q))
+    vals, counts = sorted_unique_counts(finite) if fast else np.unique(finite,
+                                                                       return_counts=True)
     heavy = vals[counts >= 2]
     if heavy.size > bins:  # keep the `bins` heaviest atoms
         order = np.argsort(-counts[counts >= 2], kind="stable")[:bins]
@@ -86,6 +91,45 @@ def build_partition(pooled: FloatArray, bins: int) -> Partition:
         parts.append(np.array([float(np.median(finite))]) if finite.size else np.zeros(1))
     edges = np.unique(np.concatenate(parts))
     return Partition(edges=edges)
+
+
+def _one_zero_sign(y: FloatArray) -> bool:
+    """Whether the sorted array ``y`` has no zeros of both signs: then equal entries are equal
+    bytes and any rearrangement of equals (a partition, a second sort) gives the same values."""
+    lo, hi = np.searchsorted(y, 0.0, "left"), np.searchsorted(y, 0.0, "right")
+    signs = np.signbit(y[lo:hi])
+    return bool(signs.all() or not signs.any())
+
+
+def sorted_quantile(y: FloatArray, q: FloatArray) -> FloatArray:
+    """``np.quantile(y, q)`` (method "linear": y_(⌊v⌋) + (v − ⌊v⌋)(y_(⌊v⌋+1) − y_(⌊v⌋)) at
+    v = (n − 1)q, numpy's two-sided lerp) for a sorted, NaN-free, non-empty ``y``, read off the
+    sorted array instead of partitioning a copy (numpy's own steps, same floats:
+    ``tests/audit/test_partition_fastpath.py``)."""
+    n = y.size
+    virtual = (n - 1) * np.asarray(q, dtype=float)
+    prev = np.floor(virtual)
+    nxt = prev + 1
+    above = virtual >= n - 1  # numpy: take the largest value
+    prev[above], nxt[above] = -1, -1
+    below = virtual < 0
+    prev[below], nxt[below] = 0, 0
+    prev_i, next_i = prev.astype(np.intp), nxt.astype(np.intp)
+    gamma = virtual - prev_i
+    a, b = y[prev_i], y[next_i]
+    diff = b - a
+    out = a + diff * gamma
+    np.subtract(b, diff * (1 - gamma), out=out, where=gamma >= 0.5)
+    return out
+
+
+def sorted_unique_counts(y: FloatArray) -> tuple[FloatArray, IntArray]:
+    """``np.unique(y, return_counts=True)`` for a sorted ``y`` without NaN (numpy's steps after
+    its own sort)."""
+    mask = np.empty(y.size, dtype=bool)
+    mask[:1] = True
+    np.not_equal(y[1:], y[:-1], out=mask[1:])
+    return y[mask], np.diff(np.concatenate((np.flatnonzero(mask), [mask.size])))
 
 
 @attrs.frozen

@@ -115,12 +115,16 @@ class RatioTest:
         full = rows.size == self.rows.size  # every cell (rows sorted): no lookup needed
         cells = np.arange(GRID) if full else np.unique(rows)
         pmf, _, above = window_pmf(self.n_a, p_a[cells], start[cells], length)
-        tails = np.cumsum(pmf[:, ::-1], axis=1)[:, ::-1] + above[:, None]  # P(K_a ≥ start + u)
+        # rev[i, length − 1 − u] = P(K_a ≥ start + u): the tail sums kept in the reversed
+        # order they are accumulated in (flipping them back cost three times the sums; the
+        # former flipped form is the oracle of tests/audit/test_ratio_fastpaths.py)
+        rev = np.cumsum(pmf[:, ::-1], axis=1)
+        rev += above[:, None]
         local = rows if full else np.searchsorted(cells, rows)
         u = need.astype(np.int64) - start[rows]
         sf = np.where(need <= 0, 1.0, np.where(need > self.n_a, 0.0, np.where(
             u < 0, 1.0, np.where(u >= length, above[local],
-                                 tails[local, np.clip(u, 0, length - 1)]))))
+                                 rev[local, length - 1 - np.clip(u, 0, length - 1)]))))
         return np.bincount(rows, weights=self.weight[sl] * sf, minlength=GRID)
 
     def pvalue(self, c: float, stop_above: float | None = None) -> float:

@@ -43,6 +43,7 @@ from numpy.typing import NDArray
 
 from privlab import _validate as v
 from privlab.audit import features as ft
+from privlab.audit.cellcount import cell_counts
 from privlab.errors import InvalidParameter
 
 Sampler = Callable[[int, np.random.Generator], Any]
@@ -151,8 +152,7 @@ def _block_hist(sampler: Sampler, name: str, size: int, seq: np.random.SeedSeque
     batch = draw(sampler, name, size, seq)
     out = []
     for f, e in zip(feats, edges, strict=True):
-        idx = np.searchsorted(e, ft.compute(f, batch, user), side="left")
-        out.append(np.bincount(idx, minlength=e.size + 1).astype(np.int64))
+        out.append(cell_counts(e, ft.compute(f, batch, user)))  # bincount of searchsorted
     return out, digest(batch)
 
 

@@ -37,14 +37,16 @@ def _run(q: Any, n: int, g: np.random.Generator, *, c: int, rho: float, nu: floa
          redraw: float | None = None, numeric: bool = False, cutoff: bool = True) -> Any:
     """n runs of the algorithm on answers q: an (n, m) array.  Generator calls, in order: ρ (n),
     then per query ν_i (n, when ``nu`` > 0) and, for ``redraw``, a fresh ρ (n) when some run
-    answered ⊤.  Query i of a run is ⊤ when q_i + ν_i ≥ T + ρ.  Masks and rows are written in
-    place (the same floats, draws and order as ``_run_reference`` in the tests, the loop of
-    ``np.where`` temporaries it replaced)."""
+    answered ⊤.  Query i of a run is ⊤ when q_i + ν_i ≥ T + ρ.  The answers are written query by
+    query into contiguous rows of an (m, n) buffer, transposed to (n, m) at the end; with
+    c = 1 "answered c times" is "answered ⊤ before", kept as a mask without a counter (the same
+    floats, draws and order as ``_run_reference`` in the tests, the loop of ``np.where``
+    temporaries it replaced)."""
     q = np.asarray(q, dtype=float)
     lim = T + g.laplace(0.0, rho, n)  # T + ρ, updated where ρ is redrawn
-    out = np.empty((n, q.size))
+    out = np.empty((q.size, n))
     bot, none = (BOT, NONE) if numeric else (0.0, -1.0)
-    count = np.zeros(n, dtype=np.int64)
+    count = np.zeros(n, dtype=np.int64) if cutoff and c > 1 else None
     done = np.zeros(n, dtype=bool)  # answered c times: "not answered" from here on
     top = np.empty(n, dtype=bool)
     for i in range(q.size):
@@ -54,17 +56,25 @@ def _run(q: Any, n: int, g: np.random.Generator, *, c: int, rho: float, nu: floa
         else:
             val = q[i] + 0.0
         np.greater_equal(val, lim, out=top)
-        row = out[:, i]
-        row.fill(bot)
-        np.copyto(row, val if numeric else 1.0, where=top)
+        row = out[i]
+        if numeric:
+            row.fill(bot)
+            np.copyto(row, val, where=top)
+        else:
+            np.copyto(row, top)  # 1.0 on ⊤, 0.0 = ⊥ elsewhere
         if cutoff:
             np.copyto(row, none, where=done)
-            top &= ~done  # the runs that answered ⊤ to this query
-            count += top
-            np.greater_equal(count, c, out=done)
+            np.greater(top, done, out=top)  # ⊤ and not done: the runs that answered ⊤ here
+            if count is None:
+                done |= top
+            else:
+                count += top
+                np.greater_equal(count, c, out=done)
         if redraw is not None and top.any():
-            np.copyto(lim, T + g.laplace(0.0, redraw, n), where=top)
-    return out
+            fresh = g.laplace(0.0, redraw, n)
+            fresh += T  # T + ρ' (addition commutes exactly)
+            np.copyto(lim, fresh, where=top)
+    return np.ascontiguousarray(out.T)
 
 
 def _make(alg: int, epsilon: float, c: int) -> Control:
