@@ -46,7 +46,16 @@ TLike = float | int | str | Fraction
 
 
 def as_fraction_t(t: TLike) -> Fraction:
-    """t as an exact Fraction: floats are read by their shortest repr (1.5 → 3/2, 2.1 → 21/10)."""
+    """t as an exact Fraction: floats are read by their shortest repr (1.5 → 3/2, 2.1 → 21/10).
+    Memoised per process by value *and type* (``typed``: True, 1 and 1.0 are three keys; an
+    error is not remembered); unhashable values are read without the memo."""
+    try:
+        return _as_fraction_t_cached(t)
+    except TypeError:  # unhashable t: the memo cannot key it (the reading below raises)
+        return _as_fraction_t(t)
+
+
+def _as_fraction_t(t: TLike) -> Fraction:
     if isinstance(t, bool):
         raise InvalidParameter(f"t={t!r} must be a real number >= 1, not a bool")
     try:
@@ -57,6 +66,9 @@ def as_fraction_t(t: TLike) -> Fraction:
         raise InvalidParameter(f"t={t!r} must be >= 1 (t-closeness with the distance of "
                                f"Definition 15 is never below 1)")
     return f
+
+
+_as_fraction_t_cached = functools.lru_cache(maxsize=1024, typed=True)(_as_fraction_t)
 
 
 def n_buckets(t: TLike) -> int:
@@ -146,8 +158,15 @@ def validate(n: Any, t: TLike, l: Any, b: Any = None) -> tuple[int, Fraction, in
 
 def printed_counts(n: int, t: TLike, l: int, b: int | None = None) -> tuple[
         np.ndarray, tuple[str, ...]]:
-    """The count matrix of the printed rule and the list of conditions it violates."""
+    """The count matrix of the printed rule and the list of conditions it violates
+    (memoised per process by the validated (N, t, l, b); each caller gets its own matrix)."""
     n, tf, l, b = validate(n, t, l, b)
+    cnt, fails = _printed_counts(n, tf, l, b)
+    return cnt.copy(), fails
+
+
+@functools.lru_cache(maxsize=8192)
+def _printed_counts(n: int, tf: Fraction, l: int, b: int) -> tuple[np.ndarray, tuple[str, ...]]:
     rows, cols = class_sizes(n, b * l), bucket_sizes(n, b)
     lo, hi = bounds(n, tf, rows, cols)
     h = emphasis(len(rows), b)
@@ -164,7 +183,13 @@ def printed_counts(n: int, t: TLike, l: int, b: int | None = None) -> tuple[
     colsum = cnt.sum(axis=0)
     if not np.array_equal(colsum, cols):
         fails.append(f"column sums {colsum.tolist()} != bucket sizes {cols.tolist()}")
+    cnt.setflags(write=False)  # the memo's copy
     return cnt, tuple(fails)
+
+
+DENSE_LP = 400
+"""Up to this many counts :func:`_lp_counts` passes the constraint matrix dense (≤ 400·(e + b)
+floats), above it sparse: the same matrix, so the same CSC arrays reach HiGHS."""
 
 
 def _lp_counts(lo: np.ndarray, hi: np.ndarray, rows: np.ndarray, cols: np.ndarray,
@@ -176,9 +201,16 @@ def _lp_counts(lo: np.ndarray, hi: np.ndarray, rows: np.ndarray, cols: np.ndarra
     nv = e * b
     r_idx = np.repeat(np.arange(e), b)
     c_idx = np.tile(np.arange(b), e)
-    # rows 0..e-1: class sums; rows e..e+b-1: bucket sums (one csr build, no vstack)
-    a_eq = sparse.csr_matrix((np.ones(2 * nv), (np.concatenate([r_idx, e + c_idx]),
-                                                np.tile(np.arange(nv), 2))), shape=(e + b, nv))
+    # rows 0..e-1: class sums; rows e..e+b-1: bucket sums (one csr build, no vstack); small
+    # problems as a dense matrix: linprog hands HiGHS the same CSC arrays, with less set-up
+    if nv <= DENSE_LP:
+        a_eq: Any = np.zeros((e + b, nv))
+        a_eq[r_idx, np.arange(nv)] = 1.0
+        a_eq[e + c_idx, np.arange(nv)] = 1.0
+    else:
+        a_eq = sparse.csr_matrix((np.ones(2 * nv), (np.concatenate([r_idx, e + c_idx]),
+                                                    np.tile(np.arange(nv), 2))),
+                                 shape=(e + b, nv))
     cost = np.zeros(nv)
     cost[np.arange(e) * b + h] = -1.0
     res = optimize.linprog(cost, A_eq=a_eq, b_eq=np.concatenate([rows, cols]).astype(float),
@@ -308,7 +340,13 @@ def solve_counts(n: int, tf: Fraction, l: int, b: int, *,
 def counts_exist(n: int, tf: Fraction, l: int, b: int) -> bool:
     """Whether :func:`solve_counts` finds a matrix, decided exactly without the LP: the
     integral max-flow with bounds (whose value decides feasibility) returns a matrix, checked
-    in integers.  ``solve_counts`` returns None exactly when this is False."""
+    in integers.  ``solve_counts`` returns None exactly when this is False.  Memoised per
+    process (:func:`plan_exists` asks again for cases a sweep has decided)."""
+    return _counts_exist(int(n), Fraction(tf), int(l), int(b))
+
+
+@functools.lru_cache(maxsize=8192)
+def _counts_exist(n: int, tf: Fraction, l: int, b: int) -> bool:
     rows, cols = class_sizes(n, b * l), bucket_sizes(n, b)
     lo, hi = bounds(n, Fraction(tf), rows, cols)
     if (hi < lo).any():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -153,9 +154,12 @@ def load_adult(data_dir: Path | str | None) -> tuple[np.ndarray, np.ndarray, lis
     # a row is dropped when a stripped field is "?"; rows without any "?" are kept as is
     kept = [row for row in raw
             if "?" not in "".join(row) or "?" not in {v.strip() for v in row}]
-    c = np.array([float(row[ic]) for row in kept])
-    q = np.array([[float(row[i]) for i in iq] for row in kept])
-    return c, q, ADULT_QI
+    # column by column (float of the same strings; q laid out row-major as np.array(rows))
+    cols = [np.array(list(map(float, map(itemgetter(i), kept)))) for i in (ic, *iq)]
+    q = np.empty((len(kept), len(iq)) if kept else (0,))  # np.array([]) has shape (0,)
+    for j, v in enumerate(cols[1:] if kept else ()):
+        q[:, j] = v
+    return cols[0], q, ADULT_QI
 
 
 def synthetic(n: int = 1080, seed: int = 0) -> tuple[np.ndarray, np.ndarray, list[str]]:

@@ -26,6 +26,7 @@ The partition is still deterministic and permutation-equivariant.
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
 from privlab.proofs.thesis import microaggregation as _micro
@@ -47,15 +48,43 @@ def _partition(labels: np.ndarray) -> frozenset[frozenset[int]]:
 def check_alg_2_1(seed: int = 20261122, random_sets: int = 200, *, last_max: int = 1
                   ) -> CheckResult:
     """Evidence (i)–(iii) of the module doc for the cluster sizes of Algorithm 2.1; the last
-    cluster is checked against 2k − ``last_max`` (the statement: 1; 2 is a mutant)."""
+    cluster is checked against 2k − ``last_max`` (the statement: 1; 2 is a mutant).  The runs
+    (ii)–(iii) do not depend on ``last_max``: :func:`_mdav_runs` computes them once per
+    process for the claim and its mutant."""
+    import copy
+
+    from privlab.verify.microaggregation.reference import mdav_group_sizes
+
+    arithmetic_bad = [(n, k) for k in range(1, 21) for n in range(k, 401)
+                      for sz in (mdav_group_sizes(n, k),)
+                      if not (all(s == k for s in sz[:-1]) and k <= sz[-1] <= 2 * k - last_max)]
+    size_bad, size_runs, literal_bad = copy.deepcopy(_mdav_runs(seed, random_sets))
+    holds = not (arithmetic_bad or size_bad or literal_bad)
+    cex = (size_bad or literal_bad or [{"n_k": arithmetic_bad[:1]}])[0] if not holds else None
+    return CheckResult(
+        holds=holds, claim="MDAV clusters have k records except the last (k … 2k − 1)",
+        method=Method.SYMBOLIC, value={"sizes_checked": size_runs,
+                                       "literal_agreements": random_sets - len(literal_bad)},
+        evidence={"symbolic": "loop runs with r >= 3k and removes 2k; the extra step runs with "
+                              "2k <= r < 3k; so the remainder r satisfies k <= r < 2k",
+                  "arithmetic_pairs": sum(401 - k for k in range(1, 21)),
+                  "arithmetic_failures": arithmetic_bad[:3],
+                  "fast_vs_arithmetic_failures": size_bad[:3],
+                  "fast_vs_literal_failures": len(literal_bad)},
+        counterexample=cex)
+
+
+@functools.cache
+def _mdav_runs(seed: int, random_sets: int
+               ) -> tuple[list[dict[str, Any]], int, list[dict[str, Any]]]:
+    """(ii) and (iii) of the module doc, with one generator seeded ``seed``: the runs whose
+    sizes differ from the arithmetic, their number, and the data sets whose fast partition
+    differs from the literal one.  Memoised per process; callers take a deep copy."""
     import numpy as np
 
     from privlab.mechanisms.microaggregation.mdav_algorithm import mdav_labels
     from privlab.verify.microaggregation.reference import literal_mdav_labels, mdav_group_sizes
 
-    arithmetic_bad = [(n, k) for k in range(1, 21) for n in range(k, 401)
-                      for sz in (mdav_group_sizes(n, k),)
-                      if not (all(s == k for s in sz[:-1]) and k <= sz[-1] <= 2 * k - last_max)]
     g = np.random.default_rng(seed)
     size_bad: list[dict[str, Any]] = []
     size_runs = 0
@@ -78,19 +107,7 @@ def check_alg_2_1(seed: int = 20261122, random_sets: int = 200, *, last_max: int
         if _partition(mdav_labels(x, k, dist)) != _partition(literal_mdav_labels(x, k, dist)):
             literal_bad.append({"n": n, "k": k, "m": m, "distance": dist,
                                 "x": x.round(6).tolist()})
-    holds = not (arithmetic_bad or size_bad or literal_bad)
-    cex = (size_bad or literal_bad or [{"n_k": arithmetic_bad[:1]}])[0] if not holds else None
-    return CheckResult(
-        holds=holds, claim="MDAV clusters have k records except the last (k … 2k − 1)",
-        method=Method.SYMBOLIC, value={"sizes_checked": size_runs,
-                                       "literal_agreements": random_sets - len(literal_bad)},
-        evidence={"symbolic": "loop runs with r >= 3k and removes 2k; the extra step runs with "
-                              "2k <= r < 3k; so the remainder r satisfies k <= r < 2k",
-                  "arithmetic_pairs": sum(401 - k for k in range(1, 21)),
-                  "arithmetic_failures": arithmetic_bad[:3],
-                  "fast_vs_arithmetic_failures": size_bad[:3],
-                  "fast_vs_literal_failures": len(literal_bad)},
-        counterexample=cex)
+    return size_bad, size_runs, literal_bad
 
 
 ALG_2_1 = Claim(
