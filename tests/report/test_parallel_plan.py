@@ -118,3 +118,39 @@ def test_costs_prefer_a_previous_report_of_the_same_kind(tmp_path, monkeypatch) 
     assert build._costs(tmp_path, False)["claim", claim] == bundled_costs(False)["claim", claim]
     monkeypatch.setattr(build, "_previous", lambda out_dir: None)
     assert build._costs(tmp_path, True) == bundled_costs(True)
+
+
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_lanes_hold_every_job_once_symbolic_and_figures_apart(workers: int) -> None:
+    """The sympy families (ch. 4, ch. 5, sec. 4.5, t-closeness claims and tables, the
+    refinement section) are worker 1's; the figure sections worker 0's (with ≥ 2 workers)."""
+    ledger = default_ledger()
+    costs = bundled_costs(True)
+    planned = jobs(Context(quick=True), SECTIONS, ledger, costs)
+    ls = parallel.lanes(planned, ledger, costs, workers)
+    assert len(ls) == workers
+    flat = [j for lane in ls for j in lane]
+    assert sorted(flat) == sorted(planned)
+    for lane in ls:  # each list keeps the longest-first order of the plan
+        assert [planned.index(j) for j in lane] == sorted(planned.index(j) for j in lane)
+    if workers == 1:
+        return
+    fam = {j: family(j[0], ledger) for j in planned}
+    assert {fam[j] for j in ls[1]} >= {f for f in fam.values() if f.startswith(parallel.SYMBOLIC)}
+    assert "privlab.proofs.thesis.ch4_symbolic" in {fam[j] for j in ls[1]}
+    assert {fam[j] for j in ls[0]} >= set(parallel.FIGURES)
+    assert not any(fam[j].startswith(parallel.SYMBOLIC) for j in ls[0])
+
+
+def test_take_prefers_the_own_list_then_the_longest_job_left() -> None:
+    from collections import deque
+
+    a, b, c, d = (("claim", "a"),), (("claim", "b"),), (("claim", "c"),), (("claim", "d"),)
+    costs = {a[0]: 3.0, b[0]: 1.0, c[0]: 2.0, d[0]: 0.5}
+    qs = [deque([a, b]), deque([c, d])]
+    assert parallel.take(qs, 1, costs) == c and parallel.take(qs, 1, costs) == d
+    assert parallel.take(qs, 1, costs) == a  # own list empty: the longest head elsewhere
+    qs2 = [deque([b]), deque(), deque([c])]
+    assert parallel.take(qs2, 1, costs) == c  # longest head, not the first list
+    assert parallel.take(qs2, 1, costs) == b
+    assert parallel.take(qs2, 1, costs) is None and parallel.take(qs2, 0, costs) is None

@@ -7,12 +7,16 @@ tables of one checker module, one section (the ``dp_release`` section with the
 ``microaggregation`` one).  A job runs in one worker, so the per-process memos its units share
 (an Adult experiment behind four tables, a symbolic derivation behind seven claims) are
 computed once, not once per worker, and a numba kernel is compiled (on a cold cache) in one
-worker only.  Long jobs are submitted first, so that the cores finish together (LPT): a job's
-cost is the sum of its units' seconds, taken from the previous report in ``--out``
-(:func:`previous_costs`), else from the costs shipped with privlab (:func:`bundled_costs`),
-else :data:`DEFAULT_COST` by kind (:func:`_plan`, :func:`jobs`).  Workers are spawned (not
-forked) and rebuild the default ledger themselves; a unit that raises is recorded exactly as in
-the sequential path (inconclusive claim, failed section, table with an ``error``).
+worker only.  Each worker (a pool of one process) first takes the jobs of its own list
+(:func:`lanes`: the symbolic checkers, which need sympy, in one; the figure sections, which
+need matplotlib, in the other), then the longest job left in any list (:func:`take`), so a
+worker imports less and no core idles while work is left.  Long jobs go first, so that the
+cores finish together (LPT): a job's cost is the sum of its units' seconds, taken from the
+previous report in ``--out`` (:func:`previous_costs`), else from the costs shipped with privlab
+(:func:`bundled_costs`), else :data:`DEFAULT_COST` by kind (:func:`_plan`, :func:`jobs`).
+Workers are spawned (not forked) and rebuild the default ledger themselves; a unit that raises
+is recorded exactly as in the sequential path (inconclusive claim, failed section, table with
+an ``error``).
 
 Workers never outlive the run: each starts a watchdog thread (:func:`_watch_parent`) that ends
 the worker with ``os._exit`` as soon as its parent process is gone (also when the parent was
@@ -24,6 +28,7 @@ re-raising.
 from __future__ import annotations
 
 import atexit
+import collections
 import contextlib
 import json
 import multiprocessing
@@ -32,7 +37,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
 
 import attrs
@@ -47,6 +52,13 @@ DEFAULT_COST = {"section": 20.0, "slow": 5.0, "table": 1.0, "claim": 0.5}
 SECTION_PREFIX = "privlab.report.sections."
 SAME_WORKER = {SECTION_PREFIX + "dp_release": SECTION_PREFIX + "microaggregation"}
 """Sections run in the job of another section: both call the numba MDAV kernel on Adult."""
+SYMBOLIC = ("privlab.proofs.thesis.ch4", "privlab.proofs.thesis.ch5",
+            "privlab.proofs.thesis.sec45", "privlab.proofs.tcloseness", "privlab.proofs.own",
+            SECTION_PREFIX + "refinement", SECTION_PREFIX + "tcloseness")
+"""Families whose checkers use sympy (and scipy.stats): they go to worker 1 (:func:`lanes`)."""
+FIGURES = (SECTION_PREFIX + "univariate", SECTION_PREFIX + "multivariate",
+           SECTION_PREFIX + "microaggregation", SECTION_PREFIX + "audit_suite")
+"""Sections that draw with matplotlib (or audit at length) and need no sympy: worker 0."""
 BUNDLED_COSTS = "unit_costs.json"
 """Seconds per unit of a quick and a full run, shipped in ``privlab/report`` (read by
 :func:`bundled_costs`; they only order the jobs of a first run, which has no earlier report)."""
@@ -203,6 +215,42 @@ def jobs(ctx: Context, sections: Sequence[str], ledger: Ledger,
     return sorted((tuple(g) for g in groups.values()), key=lambda g: -sum(map(cost, g)))
 
 
+def lanes(planned: Sequence[tuple[Unit, ...]], ledger: Ledger, costs: Mapping[Unit, float],
+          workers: int) -> list[list[tuple[Unit, ...]]]:
+    """The jobs each worker takes first, longest first: :data:`SYMBOLIC` families to worker 1,
+    :data:`FIGURES` sections to worker 0, every other job to the worker with less work so far
+    (in the order of ``planned``).  A worker that has run out of its own jobs takes the longest
+    job left in another's list, so the lists only decide which imports a worker needs (sympy
+    and scipy.stats in one, matplotlib and hypothesis in the other, about 1 s of CPU each),
+    never that a core idles while work is left."""
+    out: list[list[tuple[Unit, ...]]] = [[] for _ in range(max(1, workers))]
+    load = [0.0] * len(out)
+    for job in planned:
+        fam = family(job[0], ledger)
+        if len(out) > 1 and fam.startswith(SYMBOLIC):
+            w = 1
+        elif fam in FIGURES:
+            w = 0
+        else:
+            w = min(range(len(out)), key=load.__getitem__)
+        out[w].append(job)
+        load[w] += sum(costs.get(u, DEFAULT_COST[u[0]]) for u in job)
+    return out
+
+
+def take(queues: Sequence[collections.deque[tuple[Unit, ...]]], w: int,
+         costs: Mapping[Unit, float]) -> tuple[Unit, ...] | None:
+    """The next job of worker ``w`` (removed from its list): the head of its own list, else the
+    longest head of another list (the lists are longest first), else None when all are empty."""
+    if queues[w]:
+        return queues[w].popleft()
+    left = [q for q in queues if q]
+    if not left:
+        return None
+    return max(left, key=lambda q: sum(costs.get(u, DEFAULT_COST[u[0]]) for u in q[0])
+               ).popleft()
+
+
 def _run_job(job: Sequence[Unit], quick: bool, ctx: Context) -> list[dict[str, Any]]:
     """Worker side: the units of one job, in order, as report dictionaries."""
     run = {"claim": lambda cid: _claim(cid, quick), "table": _table,
@@ -214,29 +262,45 @@ def run_all(ctx: Context, sections: Sequence[str], *, workers: int,
             progress: Callable[[str], Any],
             costs: Mapping[tuple[str, str], float] | None = None
             ) -> tuple[list[dict[str, Any]], dict[str, Any], list[dict[str, Any]]]:
-    """(claims, tables, sections) as dictionaries, computed by ``workers`` processes, the
-    units submitted longest first by ``costs`` (:func:`previous_costs`; :func:`_plan`)."""
+    """(claims, tables, sections) as dictionaries, computed by ``workers`` processes: the jobs
+    of :func:`jobs` in the lists of :func:`lanes`, each worker kept busy by :func:`take`."""
     ledger = default_ledger()
     claims = ledger.claims()
     table_ids = sorted(ledger.tables())
     wctx = attrs.evolve(ctx, progress=_ignore)
-    planned = jobs(ctx, sections, ledger, costs or {})
+    costs = costs or {}
+    planned = jobs(ctx, sections, ledger, costs)
     total = sum(map(len, planned))
-    pool = ProcessPoolExecutor(max_workers=workers,
-                               mp_context=multiprocessing.get_context("spawn"),
-                               initializer=worker_init, initargs=(os.getpid(),))
+    queues = [collections.deque(q) for q in lanes(planned, ledger, costs, workers)]
+
+    pools = [ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                 initializer=worker_init, initargs=(os.getpid(),))
+             for _ in range(len(queues))]
     results: dict[Unit, dict[str, Any]] = {}
+    running: dict[Future[list[dict[str, Any]]], tuple[int, tuple[Unit, ...]]] = {}
+
+    def start(w: int) -> None:
+        job = take(queues, w, costs)
+        if job is not None:
+            running[pools[w].submit(_run_job, job, ctx.quick, wctx)] = (w, job)
+
     try:
-        futures: list[Future[list[dict[str, Any]]]] = [
-            pool.submit(_run_job, job, ctx.quick, wctx) for job in planned]
-        for job, fut in zip(planned, futures, strict=True):
-            for unit, out in zip(job, fut.result(), strict=True):
-                results[unit] = out
-                progress(f"[{len(results)}/{total}] {unit[0]} {unit[1]}")
+        for w in range(len(pools)):
+            start(w)
+        while running:
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for fut in done:
+                w, job = running.pop(fut)
+                for unit, out in zip(job, fut.result(), strict=True):
+                    results[unit] = out
+                    progress(f"[{len(results)}/{total}] {unit[0]} {unit[1]}")
+                start(w)
     except BaseException:
-        _terminate(pool)
+        for pool in pools:
+            _terminate(pool)
         raise
-    pool.shutdown(wait=True)
+    for pool in pools:
+        pool.shutdown(wait=True)
     return ([results["claim", c.id] for c in claims],
             {t: results["table", t] for t in table_ids},
             [results["section", n] for n in sections])
