@@ -131,7 +131,7 @@ def test_count_exp1_successes_is_geometric():
     assert chisq_pvalue(v, pmf, 0, 9) > ALPHA
 
 
-@pytest.mark.parametrize("t", [1, 3, 10])
+@pytest.mark.parametrize("t", [1, 2, 3, 10])
 def test_geometric_exp(t):
     x = _exact.geometric_exp(N, t, np.random.default_rng(4 + t))
     q = math.exp(-1 / t)

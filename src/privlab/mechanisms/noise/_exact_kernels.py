@@ -170,8 +170,10 @@ def _bern_exp(buf: np.ndarray, pos: int, cur: int, left: int, num: int,
 def _geometric(buf: np.ndarray, pos: int, cur: int, left: int, t: int,
                bt: int, lt: int, mt: np.uint64) -> tuple[int, int, int, int]:
     """X ≥ 0 with P(X = x) ∝ e^{−x/t} (CKS Algorithm 2, first half; bt = bit length of
-    t − 1, lt = _limit(t), mt = _magic(t)), OUT or ERR_K."""
-    while True:
+    t − 1, lt = _limit(t), mt = _magic(t)), OUT or ERR_K.  For t = 1, U = 0 (accepted with
+    probability e^0 = 1) takes no bits."""
+    u = 0
+    while t > 1:
         u, pos, cur, left = _uniform(buf, pos, cur, left, t, bt, lt, mt)
         if u < 0:
             return OUT, pos, cur, left
