@@ -371,3 +371,23 @@ def test_mod32_is_the_remainder():
               *[int(x) for x in rng.integers(0, 2**32, 200)]}
         for x in sorted(v for v in xs if 0 <= v < 2**32):
             assert K._mod32(x, q, mq) == x % q, (x, q)
+
+
+@pytest.mark.parametrize("q", [2, 8, 1024, 2**20, 2**31, 3, 1025])
+def test_uniform_reads_b_bits_for_powers_of_two_and_32_for_others(q):
+    """A uniform on q = 2^b values takes exactly b bits (no rejection, no remainder); any
+    other q < 2^31 reads 32-bit draws (the accepted one reduced mod q)."""
+    from privlab.mechanisms.noise import _exact_kernels as K
+
+    buf = np.random.default_rng(q).integers(0, 2**64 - 1, size=8, dtype=np.uint64,
+                                             endpoint=True)
+    b = int(q - 1).bit_length()
+    lim = K._limit(q)
+    mq = np.uint64(K._magic(q)) if lim > 0 else np.uint64(0)
+    x, pos, _cur, left = K._uniform(buf, 0, 0, 0, q, b, lim, mq)
+    used = 64 * pos - left
+    assert 0 <= x < q
+    if q & (q - 1) == 0:
+        assert (used, x) == (b, int(buf[0]) & (q - 1))
+    else:
+        assert used % 32 == 0 and used >= 32

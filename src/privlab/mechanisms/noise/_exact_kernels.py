@@ -74,8 +74,9 @@ def _bit_length(x: int) -> int:
 @numba.njit(cache=True, nogil=True)
 def _limit(q: int) -> int:
     """The acceptance limit of :func:`_uniform` for q < 2^31: 2^32 − (2^32 mod q), the largest
-    multiple of q not above 2^32 (0 for larger q, which use b-bit rejection)."""
-    if q < (np.int64(1) << 31):
+    multiple of q not above 2^32 (0 for larger q, which use b-bit rejection, and for powers of
+    two, whose b-bit draws are never rejected)."""
+    if q < (np.int64(1) << 31) and q & (q - 1) != 0:
         return (np.int64(1) << 32) - (np.int64(1) << 32) % q
     return 0
 
@@ -102,8 +103,8 @@ def _uniform(buf: np.ndarray, pos: int, cur: int, left: int, q: int,
              b: int, lim: int, mq: np.uint64) -> tuple[int, int, int, int]:
     """Uniform on {0, …, q − 1} (b = bit length of q − 1, lim = :func:`_limit` (q),
     mq = :func:`_magic` (q)), or OUT.  For q < 2^31: x of 32 bits accepted when x < lim (a
-    multiple of q), then x mod q; otherwise rejection on b-bit draws.  Either way each accepted
-    value is equally likely."""
+    multiple of q), then x mod q; otherwise rejection on b-bit draws (for q = 2^b: the b bits
+    themselves).  Either way each accepted value is equally likely."""
     if lim > 0:
         while True:
             x, pos, cur, left = _bits(buf, pos, cur, left, 32)
