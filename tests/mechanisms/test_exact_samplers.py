@@ -391,3 +391,108 @@ def test_uniform_reads_b_bits_for_powers_of_two_and_32_for_others(q):
         assert (used, x) == (b, int(buf[0]) & (q - 1))
     else:
         assert used % 32 == 0 and used >= 32
+
+
+# ---- the staircase's exact core/steps decision --------------------------------------------------
+def _core_probability(p: int, q: int, core: int, width: int) -> mpmath.mpf:
+    r = mpmath.exp(-mpmath.mpf(p) / q)
+    a, b = 2 * core + 1, 2 * width
+    return a * (1 - r) / (a * (1 - r) + b * r)
+
+
+@pytest.mark.parametrize("gamma", [Fraction(1, 10), Fraction(1, 2), Fraction(1), Fraction(2),
+                                   Fraction(5), Fraction(5242879, 1048576), Fraction(37, 3)])
+@pytest.mark.parametrize("bits", [8, 62, 130])
+def test_exp_neg_bounds_bracket_the_value_within_the_width(gamma, bits):
+    lo, hi = _exact.exp_neg_bounds(gamma, bits)
+    with mpmath.workdps(80):
+        e = mpmath.exp(-mpmath.mpf(gamma.numerator) / gamma.denominator)
+        assert mpmath.mpf(lo.numerator) / lo.denominator <= e
+        assert e <= mpmath.mpf(hi.numerator) / hi.denominator
+    assert 0 < hi - lo <= Fraction(1, 2**bits)
+
+
+@pytest.mark.parametrize("p,q,core,width", [(1, 1, 426, 1025), (1, 10, 503, 1025),
+                                            (5, 1, 147, 1025), (1, 1, 0, 3), (3, 2, 7, 3),
+                                            (1, 2, 2, 4), (37, 3, 0, 1)])
+@pytest.mark.parametrize("w", [1, 3, 8, 62])
+def test_staircase_threshold_is_the_floor_of_the_core_probability(p, q, core, width, w):
+    with mpmath.workdps(60):
+        want = int(mpmath.floor(_core_probability(p, q, core, width) * 2**w))
+    assert _exact.staircase_threshold(p, q, core, width, w) == want
+
+
+def _words(bits: str) -> np.ndarray:
+    """The stream whose bits (first bit first) are ``bits`` (padded with zeros to whole words)."""
+    bits += "0" * (-len(bits) % 64)
+    return np.array([int(bits[i:i + 64][::-1], 2) for i in range(0, len(bits), 64)],
+                    dtype=np.uint64)
+
+
+@pytest.mark.parametrize("depth", [0, 5, 40, 150])
+@pytest.mark.parametrize("below", [True, False])
+def test_decide_core_compares_u_with_x_beyond_the_first_w_bits(depth, below):
+    """A stream whose uniform U = (lo + V)/2^w agrees with x for at least ``depth`` further
+    bits and then falls just below (or above) it: the decision is core iff U < x, however
+    deep the first differing bit lies."""
+    p, q, core, width, w = 1, 3, 2, 5, 8
+    lo = _exact.staircase_threshold(p, q, core, width, w)
+    with mpmath.workdps(150):
+        frac = _core_probability(p, q, core, width) * 2**w - lo  # core iff V < frac
+        digits = []
+        for _ in range(depth + 200):
+            frac *= 2
+            digits.append(int(frac >= 1))
+            frac -= digits[-1]
+    # V copies frac's digits up to the first 1 (below) or 0 (above) at or after ``depth``,
+    # flips it, and continues with the digit that keeps V closest to frac (1s or 0s).
+    k = next(j for j in range(depth, len(digits)) if digits[j] == (1 if below else 0))
+    flip, rest = (0, 1) if below else (1, 0)
+    v = "".join(map(str, digits[:k])) + str(flip) + str(rest) * 160
+    # Stream order: lo's w bits (least significant first), then V in 32-bit chunks, each
+    # chunk least significant bit first (the kernel's _bits(…, 32)).
+    chunks = [v[j:j + 32] for j in range(0, len(v) - 31, 32)]
+    buf = _words(format(lo, f"0{w}b")[::-1] + "".join(c[::-1] for c in chunks))
+    st = np.array([0, 0, 0, -1], dtype=np.int64)
+    assert _exact._decide_core(p, q, core, width, w, buf, st)
+    assert st[3] == (1 if below else 0)
+    assert 64 * st[0] - st[2] == w + 32 * (k // 32 + 1)  # stopped at the deciding chunk
+
+
+def test_decide_core_waits_for_more_words():
+    """Words that end before the decision: False and the state untouched (the driver fetches
+    more and the sample starts again at the same bits)."""
+    p, q, core, width, w = 1, 3, 2, 5, 62  # one word: u and 2 bits, the next chunk needs 32
+    lo = _exact.staircase_threshold(p, q, core, width, w)
+    buf = _words(format(lo, f"0{w}b")[::-1])
+    st = np.array([0, 0, 0, -1], dtype=np.int64)
+    assert not _exact._decide_core(p, q, core, width, w, buf, st)
+    assert st.tolist() == [0, 0, 0, -1]
+
+
+@pytest.mark.parametrize("p,q,core,width", [(1, 2, 2, 4), (1, 1, 0, 3), (3, 2, 7, 3)])
+@pytest.mark.parametrize("w", [1, 2, 4])
+def test_discrete_staircase_fit_with_short_decisions(p, q, core, width, w):
+    """With w = 1–4 decision bits, 1/16 to 1/2 of the samples take the slow exact decision:
+    the law must not move (and the data must reject a neighbouring law: power)."""
+    y = _exact.discrete_staircase(N // 4, p, q, core, width, np.random.default_rng(w + p),
+                                  decision_bits=w)
+    half = core + width * max(3, int(6 * q / p))
+    assert chisq_pvalue(y, staircase_pmf(p, q, core, width), -half, half) > ALPHA
+    assert chisq_pvalue(y, staircase_pmf(p, q, core + 1, width), -half, half) < ALPHA
+
+
+@pytest.mark.parametrize("block", [1, 2, 5])
+def test_short_decisions_never_restart_a_sample(monkeypatch, block):
+    """Slow decisions that run out of words mid-way give the same output for any refill size."""
+    want = _exact.discrete_staircase(2000, 1, 3, 2, 5, np.random.default_rng(5),
+                                     decision_bits=2)
+    monkeypatch.setattr(_exact, "_BLOCK_WORDS", block)
+    assert np.array_equal(_exact.discrete_staircase(2000, 1, 3, 2, 5,
+                                                    np.random.default_rng(5),
+                                                    decision_bits=2), want)
+
+
+def test_decision_bits_guard():
+    with pytest.raises(ValueError, match="decision_bits=63"):
+        _exact.discrete_staircase(3, 1, 1, 0, 1, np.random.default_rng(0), decision_bits=63)

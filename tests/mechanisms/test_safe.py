@@ -267,7 +267,7 @@ def test_release_keeps_shape_and_fast_path():
 
 def test_parameters_are_reportable():
     p = safe_parameters(Staircase(epsilon=1.0, d=0.4))
-    assert {"epsilon_prime", "K", "D", "W", "granularity", "acceptance"} <= set(p)
+    assert {"epsilon_prime", "K", "D", "W", "granularity", "core_probability"} <= set(p)
     j = jsonable(p)
     assert j["epsilon_prime"] == "1" and j["K"] == 1025
     assert check_safe_dp(Laplace(epsilon=1.0)).to_dict()["holds"] is True

@@ -19,7 +19,8 @@ arithmetic only:
 * ``_geometric(t)``: CKS Algorithm 2, first half: U uniform on {0..t − 1} accepted with
   probability e^{−U/t}; V = number of Bernoulli(e^{−1}) successes before the first failure;
   X = U + t·V has P(X = x) ∝ e^{−x/t}.
-* discrete Laplace (CKS Algorithm 2) and the discrete staircase (block design): see
+* discrete Laplace (CKS Algorithm 2) and the discrete staircase (an exact core/steps
+  decision on w bits, then a uniform cell and a geometric level): see
   :mod:`privlab.mechanisms.noise._exact`.
 
 Resumption: a kernel fills ``out[i:]`` sample by sample and stops when the word buffer runs
@@ -27,7 +28,10 @@ out *inside* a sample; it then returns that sample's index and the stream positi
 sample began.  The caller keeps the unread words from that position, appends fresh words and
 calls again, so every sample reads exactly the next bits of the one stream: the law of each
 sample is the stated one and a seed fixes every output byte.  (Dropping a partly drawn sample
-instead would bias the law towards samples that need few bits.)
+instead would bias the law towards samples that need few bits.)  A staircase sample whose
+w-bit decision falls on its threshold (probability 2^−w) stops the same way with
+``st[3] = NEED_FLAG``: the caller reads the further bits that decide it, exactly, and calls
+again with the decision in ``st[3]`` and the stream just after those bits.
 
 Integer ranges: denominators stay below 2^56 and k < 128 (``_MAX_K``), so den·k < 2^63 and
 2r < 2^64 in unsigned arithmetic.
@@ -43,6 +47,10 @@ OUT = -1
 _MAX_K = 128
 ERR_K = -2
 """Returned when a Bernoulli(exp) chain reaches k = 128 (probability < 1/127!)."""
+NEED = -3
+"""Returned by :func:`_staircase_one` when its w-bit decision fell on the threshold."""
+NEED_FLAG = 2
+"""``st[3]`` after :func:`run` stopped at a sample whose decision needs more bits."""
 
 
 @numba.njit(cache=True, nogil=True)
@@ -214,69 +222,89 @@ def _laplace_one(buf: np.ndarray, pos: int, cur: int, left: int, s: int, t: int,
 
 @numba.njit(cache=True, nogil=True)
 def _staircase_one(buf: np.ndarray, pos: int, cur: int, left: int, p: int, q: int,
-                   core: int, width: int, bq: int, lq: int, mq: np.uint64, lm: int,
-                   mm: np.uint64) -> tuple[int, int, int, int, int]:
-    """One discrete staircase sample: (error 0/OUT/ERR_K, y, stream state); lq, mq and lm,
-    mm: the :func:`_limit` and :func:`_magic` of q and of m = max(2·core + 1, 2·width)."""
-    a = 2 * core + 1
-    b = 2 * width
-    m = a if a > b else b
-    bm = _bit_length(m - 1)
-    while True:
-        x, pos, cur, left = _geometric(buf, pos, cur, left, q, bq, lq, mq)
-        if x < 0:
-            return x, 0, pos, cur, left
-        i = x // p
-        c, pos, cur, left = _uniform(buf, pos, cur, left, m, bm, lm, mm)
+                   core: int, width: int, lo: int, w: int, forced: int, bq: int, lq: int,
+                   mq: np.uint64, la: int, ma: np.uint64, lb: int,
+                   mb: np.uint64) -> tuple[int, int, int, int, int]:
+    """One discrete staircase sample: (error 0/OUT/ERR_K/NEED, y, stream state).
+
+    The core/steps decision reads w bits u: core if u < lo, steps if u > lo, where
+    lo = ⌊x·2^w⌋ for the exact core probability x (module :mod:`._exact`); u = lo is the one
+    value that cannot decide (probability 2^−w) and returns NEED.  ``forced`` = 1 (core) or
+    0 (steps) skips the decision: the caller has made it with more bits.  Then a core cell is
+    uniform on the a = 2·core + 1 cells; a step sample is a cell c uniform on the b = 2·width
+    signed cells of a level and the level 1 + ⌊X/p⌋ with X from :func:`_geometric` (t = q).
+    la, ma and lb, mb: the :func:`_limit` and :func:`_magic` of a and b; lq, mq: of q."""
+    if forced < 0:
+        u, pos, cur, left = _bits(buf, pos, cur, left, w)
+        if u < 0:
+            return OUT, 0, pos, cur, left
+        if u == lo:
+            return NEED, 0, pos, cur, left
+        in_core = u < lo
+    else:
+        in_core = forced == 1
+    if in_core:
+        a = 2 * core + 1
+        c, pos, cur, left = _uniform(buf, pos, cur, left, a, _bit_length(a - 1), la, ma)
         if c < 0:
             return OUT, 0, pos, cur, left
-        if c >= (a if i == 0 else b):
-            continue
-        if i == 0:
-            return 0, c - core, pos, cur, left
-        mag = core + (i - 1) * width + c % width + 1
-        return 0, (mag if c < width else -mag), pos, cur, left
+        return 0, c - core, pos, cur, left
+    b = 2 * width
+    c, pos, cur, left = _uniform(buf, pos, cur, left, b, _bit_length(b - 1), lb, mb)
+    if c < 0:
+        return OUT, 0, pos, cur, left
+    x, pos, cur, left = _geometric(buf, pos, cur, left, q, bq, lq, mq)
+    if x < 0:
+        return x, 0, pos, cur, left
+    mag = core + (x // p) * width + c % width + 1
+    return 0, (mag if c < width else -mag), pos, cur, left
 
 
 @numba.njit(cache=True, nogil=True)
 def run(kind: int, params: np.ndarray, out: np.ndarray, start: int, buf: np.ndarray,
         st: np.ndarray) -> int:
     """Fill out[start:] with samples of law ``kind``: 0 discrete Laplace (params s, t),
-    1 discrete staircase (p, q, core, width), 2 geometric (t), 3 Bernoulli(exp(−out[i]/
+    1 discrete staircase (p, q, core, width, lo, w), 2 geometric (t), 3 Bernoulli(exp(−out[i]/
     params[i])) (out[i] holds the numerator on entry).  ``st`` = [word position, unread bits
-    of the current word, their number].  Returns the index of the first sample not drawn
-    (``out.size`` when all are) with ``st`` at the point where that sample began, or
-    −1 − index when a chain hit ERR_K."""
-    pos, cur, left = st[0], st[1], st[2]
+    of the current word, their number, forced decision of the staircase (−1: none)].  Returns
+    the index of the first sample not drawn (``out.size`` when all are) with ``st`` at the
+    point where that sample began (and st[3] = ``NEED_FLAG`` when its decision needs more
+    bits than the kernel reads), or −1 − index when a chain hit ERR_K."""
+    pos, cur, left, forced = st[0], st[1], st[2], st[3]
+    if forced == NEED_FLAG:  # the caller could not decide yet: decide again (NEED again)
+        forced = -1
     t = params[1] if kind <= 1 else params[0]
     bt = _bit_length(t - 1) if kind <= 2 else 0
     lt = _limit(t) if kind <= 2 else 0
     mt = _magic(t) if lt > 0 else np.uint64(0)
-    lm = 0
-    mm = np.uint64(0)
+    la, lb = 0, 0
+    ma, mb = np.uint64(0), np.uint64(0)
     if kind == 1:
-        a, b = 2 * params[2] + 1, 2 * params[3]
-        lm = _limit(a if a > b else b)
-        mm = _magic(a if a > b else b) if lm > 0 else np.uint64(0)
+        la, lb = _limit(2 * params[2] + 1), _limit(2 * params[3])
+        ma = _magic(2 * params[2] + 1) if la > 0 else np.uint64(0)
+        mb = _magic(2 * params[3]) if lb > 0 else np.uint64(0)
     for i in range(start, out.size):
         if kind == 0:
             e, y, p2, c2, l2 = _laplace_one(buf, pos, cur, left, params[0], params[1], bt, lt,
                                             mt)
         elif kind == 1:
             e, y, p2, c2, l2 = _staircase_one(buf, pos, cur, left, params[0], params[1],
-                                              params[2], params[3], bt, lt, mt, lm, mm)
+                                              params[2], params[3], params[4], params[5],
+                                              forced, bt, lt, mt, la, ma, lb, mb)
         elif kind == 2:
             y, p2, c2, l2 = _geometric(buf, pos, cur, left, params[0], bt, lt, mt)
             e = y if y < 0 else 0
         else:
             y, p2, c2, l2 = _bern_exp(buf, pos, cur, left, out[i], params[i])
             e = y if y < 0 else 0
-        if e == OUT:
+        if e == OUT or e == NEED:
             st[0], st[1], st[2] = pos, cur, left
+            st[3] = NEED_FLAG if e == NEED else forced
             return i
         if e < 0:
             return -1 - i
         pos, cur, left = p2, c2, l2
+        forced = -1
         out[i] = y
-    st[0], st[1], st[2] = pos, cur, left
+    st[0], st[1], st[2], st[3] = pos, cur, left, -1
     return out.size

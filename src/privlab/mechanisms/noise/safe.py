@@ -142,13 +142,15 @@ class DiscreteNoise:
         return out.reshape(np.shape(ys))
 
     @property
-    def acceptance(self) -> float:
-        """Staircase sampler: probability that one block proposal is accepted (1 for Laplace)."""
+    def core_probability(self) -> float | None:
+        """Staircase: P(|J| ≤ D) = a(1 − r)/(a(1 − r) + b·r) with a = 2D + 1, b = 2W,
+        r = e^{−ε'}: the sampler's first decision, made exactly (:mod:`._exact`); here rounded
+        to a float for reports.  None for Laplace."""
         if self.kind == "laplace":
-            return 1.0
-        r = math.exp(-float(self.epsilon_prime))
-        a, b = 2 * self.D + 1, 2 * self.W
-        return ((1 - r) * a + r * b) / max(a, b)
+            return None
+        ep = self.epsilon_prime
+        return float(_exact.staircase_core_bounds(ep.numerator, ep.denominator, self.D,
+                                                  self.W, 64)[0])
 
     def sample(self, shape: Any = (), *, rng: RngLike = None) -> NDArray[np.int64]:
         """Exact integer samples of shape ``shape`` (vectorized; see :mod:`._exact`)."""
@@ -176,7 +178,7 @@ class DiscreteNoise:
         if self.kind == "laplace":
             out["scale_grid_units"] = 1 / self.unit
         else:
-            out.update(D=self.D, W=self.W, acceptance=self.acceptance)
+            out.update(D=self.D, W=self.W, core_probability=self.core_probability)
         return out
 
 
