@@ -50,10 +50,6 @@ ERR_K = -2
 NEED = -3
 """Returned by :func:`_staircase_one` when its w-bit decision fell on the threshold."""
 NEED_FLAG = 2
-_I1 = np.int64(1)
-_I32 = np.int64(32)
-"""Constants passed as int64 values, not literals: a literal argument would compile one more
-overload of the callee (about 50 ms each on a cold cache)."""
 """``st[3]`` after :func:`run` stopped at a sample whose decision needs more bits."""
 
 
@@ -119,7 +115,7 @@ def _uniform(buf: np.ndarray, pos: int, cur: int, left: int, q: int,
     themselves).  Either way each accepted value is equally likely."""
     if lim > 0:
         while True:
-            x, pos, cur, left = _bits(buf, pos, cur, left, _I32)
+            x, pos, cur, left = _bits(buf, pos, cur, left, 32)
             if x < 0:
                 return OUT, pos, cur, left
             if x < lim:
@@ -197,7 +193,7 @@ def _geometric(buf: np.ndarray, pos: int, cur: int, left: int, t: int,
             break
     v = 0
     while True:
-        a, pos, cur, left = _bern_exp(buf, pos, cur, left, _I1, _I1)
+        a, pos, cur, left = _bern_exp(buf, pos, cur, left, 1, 1)
         if a < 0:
             return a, pos, cur, left
         if a == 0:
@@ -216,7 +212,7 @@ def _laplace_one(buf: np.ndarray, pos: int, cur: int, left: int, s: int, t: int,
         if x < 0:
             return x, 0, pos, cur, left
         y = x // s
-        neg, pos, cur, left = _bits(buf, pos, cur, left, _I1)
+        neg, pos, cur, left = _bits(buf, pos, cur, left, 1)
         if neg < 0:
             return OUT, 0, pos, cur, left
         if neg == 1 and y == 0:
