@@ -96,6 +96,11 @@ def build_cases(args: argparse.Namespace, *, for_memory: bool = False) -> list[C
         cases.append(Case("privlab Laplace release(zeros, safe)",
                           lambda: lap.release(np.zeros(ns), rng=g, mode="safe"), ns,
                           note="privlab.mechanisms.noise.safe"))
+        for eps in args.safe_epsilons:  # the same two releases at other ε (the laws change)
+            for mech in (Staircase.optimal(eps, SENS), Laplace(epsilon=eps, sensitivity=SENS)):
+                cases.append(Case(f"privlab {type(mech).__name__} release(zeros, safe) eps={eps:g}",
+                                  lambda m=mech: m.release(np.zeros(ns), rng=g, mode="safe"), ns,
+                                  memory=False, note="privlab.mechanisms.noise.safe"))
     elif not for_memory:
         log(f"skipping safe mode: {why}")
     if for_memory and args.profile:
@@ -321,6 +326,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--calls", type=int, default=10**5,
                     help="randomise() calls timed for diffprivlib (per-call API)")
     ap.add_argument("--safe-n", type=int, default=None, help="n for the safe mode (default --n)")
+    ap.add_argument("--safe-epsilons", type=float, nargs="*", default=[],
+                    help="also time the safe releases at these ε (e.g. 0.1 0.5 2 5)")
     ap.add_argument("--seed", type=int, default=20240601)
     ap.add_argument("--json", action="store_true", help="JSON on stdout, progress on stderr")
     ap.add_argument("--no-memory", action="store_true")
