@@ -8,6 +8,7 @@ slightly wrong law, so the comparison can fail.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from fractions import Fraction
@@ -19,7 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from privlab.mechanisms.noise import _exact
+from privlab.mechanisms.noise import _exact, _thresholds
+from privlab.mechanisms.noise import _exact_slow as _slow
 
 ALPHA = 1e-3  # fixed seeds: each test passes or fails deterministically
 N = 200_000
@@ -393,23 +395,24 @@ def test_uniform_reads_b_bits_for_powers_of_two_and_32_for_others(q):
         assert used % 32 == 0 and used >= 32
 
 
-# ---- the staircase's exact core/steps decision --------------------------------------------------
+# ---- exact thresholds and the slow path -----------------------------------------------------
 def _core_probability(p: int, q: int, core: int, width: int) -> mpmath.mpf:
     r = mpmath.exp(-mpmath.mpf(p) / q)
     a, b = 2 * core + 1, 2 * width
     return a * (1 - r) / (a * (1 - r) + b * r)
 
 
-@pytest.mark.parametrize("gamma", [Fraction(1, 10), Fraction(1, 2), Fraction(1), Fraction(2),
-                                   Fraction(5), Fraction(5242879, 1048576), Fraction(37, 3)])
+@pytest.mark.parametrize("gamma", [Fraction(0), Fraction(1, 10), Fraction(1, 2), Fraction(1),
+                                   Fraction(2), Fraction(5), Fraction(5242879, 1048576),
+                                   Fraction(37, 3)])
 @pytest.mark.parametrize("bits", [8, 62, 130])
 def test_exp_neg_bounds_bracket_the_value_within_the_width(gamma, bits):
-    lo, hi = _exact.exp_neg_bounds(gamma, bits)
+    lo, hi = _thresholds.exp_neg_bounds(gamma, bits)
     with mpmath.workdps(80):
         e = mpmath.exp(-mpmath.mpf(gamma.numerator) / gamma.denominator)
         assert mpmath.mpf(lo.numerator) / lo.denominator <= e
         assert e <= mpmath.mpf(hi.numerator) / hi.denominator
-    assert 0 < hi - lo <= Fraction(1, 2**bits)
+    assert 0 <= hi - lo <= Fraction(1, 2**bits)
 
 
 @pytest.mark.parametrize("p,q,core,width", [(1, 1, 426, 1025), (1, 10, 503, 1025),
@@ -419,7 +422,27 @@ def test_exp_neg_bounds_bracket_the_value_within_the_width(gamma, bits):
 def test_staircase_threshold_is_the_floor_of_the_core_probability(p, q, core, width, w):
     with mpmath.workdps(60):
         want = int(mpmath.floor(_core_probability(p, q, core, width) * 2**w))
-    assert _exact.staircase_threshold(p, q, core, width, w) == want
+    assert _thresholds.staircase_threshold(p, q, core, width, w) == want
+
+
+@pytest.mark.parametrize("num,den", [(1, 1), (1, 2), (1, 3), (1, 10), (2, 1), (5, 1),
+                                     (1, 1025), (1, 10250), (5242879, 1074790400), (3, 7)])
+@pytest.mark.parametrize("w", [3, 62])
+def test_geometric_tables_are_the_floors_of_the_powers(num, den, w):
+    """tu[u] = ⌊e^{−uγ}·2^w⌋ (u < m), tv[j] = ⌊e^{−(j+1)mγ}·2^w⌋ down to its first 0, and
+    m = ⌊1/γ⌋ (at least 1): checked entry by entry with mpmath at 60 digits."""
+    m, tu, tv = _thresholds.geometric_tables(num, den, w)
+    assert m == max(1, den // num) and tu.size == m
+    assert tv[-1] == 0 and (tv[:-1] > 0).all()
+    with mpmath.workdps(60):
+        g = mpmath.mpf(num) / den
+
+        def fl(x):
+            return int(mpmath.floor(mpmath.exp(-x) * 2**w))
+
+        step = max(1, m // 300)  # every entry for small tables, 300 of the largest
+        assert [int(tu[u]) for u in range(0, m, step)] == [fl(u * g) for u in range(0, m, step)]
+        assert [int(v) for v in tv] == [fl((j + 1) * m * g) for j in range(tv.size)]
 
 
 def _words(bits: str) -> np.ndarray:
@@ -431,14 +454,15 @@ def _words(bits: str) -> np.ndarray:
 
 @pytest.mark.parametrize("depth", [0, 5, 40, 150])
 @pytest.mark.parametrize("below", [True, False])
-def test_decide_core_compares_u_with_x_beyond_the_first_w_bits(depth, below):
-    """A stream whose uniform U = (lo + V)/2^w agrees with x for at least ``depth`` further
-    bits and then falls just below (or above) it: the decision is core iff U < x, however
-    deep the first differing bit lies."""
+def test_uniform_below_compares_beyond_the_first_w_bits(depth, below):
+    """A stream whose uniform W = (lo + V)/2^w agrees with x (the staircase's core
+    probability) for at least ``depth`` further bits and then falls just below (or above)
+    it: W < x is decided right, however deep the first differing bit lies, and the reading
+    stops at the chunk that decides."""
     p, q, core, width, w = 1, 3, 2, 5, 8
-    lo = _exact.staircase_threshold(p, q, core, width, w)
+    lo = _thresholds.staircase_threshold(p, q, core, width, w)
     with mpmath.workdps(150):
-        frac = _core_probability(p, q, core, width) * 2**w - lo  # core iff V < frac
+        frac = _core_probability(p, q, core, width) * 2**w - lo  # W < x  <=>  V < frac
         digits = []
         for _ in range(depth + 200):
             frac *= 2
@@ -453,27 +477,74 @@ def test_decide_core_compares_u_with_x_beyond_the_first_w_bits(depth, below):
     # chunk least significant bit first (the kernel's _bits(…, 32)).
     chunks = [v[j:j + 32] for j in range(0, len(v) - 31, 32)]
     buf = _words(format(lo, f"0{w}b")[::-1] + "".join(c[::-1] for c in chunks))
-    st = np.array([0, 0, 0, -1], dtype=np.int64)
-    assert _exact._decide_core(p, q, core, width, w, buf, st)
-    assert st[3] == (1 if below else 0)
-    assert 64 * st[0] - st[2] == w + 32 * (k // 32 + 1)  # stopped at the deciding chunk
+    stream = _slow.Stream(buf, 0, 0, 0)
+    u = _slow.Uniform(stream, w)
+    bounds = functools.partial(_thresholds.staircase_core_bounds, p, q, core, width)
+    assert u.below(lo, bounds) is below
+    assert 64 * stream.pos - stream.left == w + 32 * (k // 32 + 1)
+    # x decides alone against any other threshold, reading nothing more
+    assert u.below(lo + 1, bounds) and not u.below(lo - 1, bounds)
 
 
-def test_decide_core_waits_for_more_words():
-    """Words that end before the decision: False and the state untouched (the driver fetches
-    more and the sample starts again at the same bits)."""
-    p, q, core, width, w = 1, 3, 2, 5, 62  # one word: u and 2 bits, the next chunk needs 32
-    lo = _exact.staircase_threshold(p, q, core, width, w)
-    buf = _words(format(lo, f"0{w}b")[::-1])
-    st = np.array([0, 0, 0, -1], dtype=np.int64)
-    assert not _exact._decide_core(p, q, core, width, w, buf, st)
-    assert st.tolist() == [0, 0, 0, -1]
+def test_slow_path_runs_out_of_words():
+    """Words that end inside a tied comparison: OutOfWords (the driver fetches more and the
+    sample starts again at the same bits)."""
+    p, q, core, width, w = 1, 3, 2, 5, 62  # one word: x and 2 bits, the next chunk needs 32
+    lo = _thresholds.staircase_threshold(p, q, core, width, w)
+    u = _slow.Uniform(_slow.Stream(_words(format(lo, f"0{w}b")[::-1]), 0, 0, 0), w)
+    with pytest.raises(_slow.OutOfWords):
+        u.below(lo, functools.partial(_thresholds.staircase_core_bounds, p, q, core, width))
+
+
+def _reference(law: str, n: int, seed: int, w: int, args: tuple[int, ...]) -> list[int]:
+    """n samples drawn one by one by the slow path alone (every comparison exact, ties read
+    on) from the same word stream as the driver: numpy's full-range uint64 draws continue
+    one sequence, so one large call holds the words of the driver's refills."""
+    words = np.random.default_rng(seed).integers(0, 2**64 - 1, size=200 * n + 4096,
+                                                 dtype=np.uint64, endpoint=True)
+    s = _slow.Stream(words, 0, 0, 0)
+    if law == "laplace":
+        g = Fraction(*args)
+        m, tu, tv = _thresholds.geometric_tables(g.numerator, g.denominator, w)
+        return [_slow.laplace(s, g, m, w, tu, tv) for _ in range(n)]
+    p, q, core, width = args
+    m, tu, tv = _thresholds.geometric_tables(p, q, w)
+    lo = _thresholds.staircase_threshold(p, q, core, width, w)
+    return [_slow.staircase(s, p, q, core, width, lo, w, m, tu, tv) for _ in range(n)]
+
+
+@pytest.mark.parametrize("w", [1, 2, 5, 62])
+@pytest.mark.parametrize("law,args", [("laplace", (1, 3)), ("laplace", (2, 7)),
+                                      ("laplace", (1, 1)), ("laplace", (5, 2)),
+                                      ("staircase", (1, 2, 2, 4)), ("staircase", (3, 2, 7, 3)),
+                                      ("staircase", (1, 1, 0, 3))])
+def test_kernel_with_slow_ties_equals_the_slow_path_alone(law, args, w):
+    """The compiled sampler (with the slow path on its ties) and the slow path alone give the
+    same samples from the same bits: the kernel makes each comparison as the exact one would,
+    and leaves exactly the tied ones.  At w = 1–5 many samples tie."""
+    n = 400 if w < 62 else 3000
+    gen = np.random.default_rng(31)
+    if law == "laplace":
+        got = _exact.discrete_laplace(n, *args, gen, decision_bits=w)
+    else:
+        got = _exact.discrete_staircase(n, *args, gen, decision_bits=w)
+    assert got.tolist() == _reference(law, n, 31, w, args)
+
+
+@pytest.mark.parametrize("s,t", [(1, 3), (5, 2), (1, 1)])
+@pytest.mark.parametrize("w", [1, 2, 4])
+def test_discrete_laplace_fit_with_short_comparisons(s, t, w):
+    """With w = 1–4 bits per comparison, many samples take the slow exact path: the law must
+    not move (and the data must reject a neighbouring law: power)."""
+    y = _exact.discrete_laplace(N // 4, s, t, np.random.default_rng(w + s + t), decision_bits=w)
+    assert chisq_pvalue(y, laplace_pmf(s, t), -24, 24) > ALPHA
+    assert chisq_pvalue(y, laplace_pmf(s, t + 1), -24, 24) < ALPHA
 
 
 @pytest.mark.parametrize("p,q,core,width", [(1, 2, 2, 4), (1, 1, 0, 3), (3, 2, 7, 3)])
 @pytest.mark.parametrize("w", [1, 2, 4])
 def test_discrete_staircase_fit_with_short_decisions(p, q, core, width, w):
-    """With w = 1–4 decision bits, 1/16 to 1/2 of the samples take the slow exact decision:
+    """With w = 1–4 decision bits, 1/16 to 1/2 of the comparisons take the slow exact path:
     the law must not move (and the data must reject a neighbouring law: power)."""
     y = _exact.discrete_staircase(N // 4, p, q, core, width, np.random.default_rng(w + p),
                                   decision_bits=w)
@@ -484,15 +555,20 @@ def test_discrete_staircase_fit_with_short_decisions(p, q, core, width, w):
 
 @pytest.mark.parametrize("block", [1, 2, 5])
 def test_short_decisions_never_restart_a_sample(monkeypatch, block):
-    """Slow decisions that run out of words mid-way give the same output for any refill size."""
-    want = _exact.discrete_staircase(2000, 1, 3, 2, 5, np.random.default_rng(5),
-                                     decision_bits=2)
+    """Slow samples that run out of words mid-way give the same output for any refill size."""
+    want_s = _exact.discrete_staircase(2000, 1, 3, 2, 5, np.random.default_rng(5),
+                                       decision_bits=2)
+    want_l = _exact.discrete_laplace(2000, 1, 3, np.random.default_rng(5), decision_bits=2)
     monkeypatch.setattr(_exact, "_BLOCK_WORDS", block)
     assert np.array_equal(_exact.discrete_staircase(2000, 1, 3, 2, 5,
                                                     np.random.default_rng(5),
-                                                    decision_bits=2), want)
+                                                    decision_bits=2), want_s)
+    assert np.array_equal(_exact.discrete_laplace(2000, 1, 3, np.random.default_rng(5),
+                                                  decision_bits=2), want_l)
 
 
 def test_decision_bits_guard():
     with pytest.raises(ValueError, match="decision_bits=63"):
         _exact.discrete_staircase(3, 1, 1, 0, 1, np.random.default_rng(0), decision_bits=63)
+    with pytest.raises(ValueError, match="decision_bits=0"):
+        _exact.discrete_laplace(3, 1, 1, np.random.default_rng(0), decision_bits=0)

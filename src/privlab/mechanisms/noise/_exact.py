@@ -1,10 +1,13 @@
 """Exact integer samplers behind the safe release mode (:mod:`privlab.mechanisms.noise.safe`).
 
-Every probability used here is either a rational number p/q or exp(−γ) for a rational γ, drawn
-with the alternating-series construction of Canonne, Kamath and Steinke, "The Discrete Gaussian
-for Differential Privacy" (NeurIPS 2020), Algorithms 1–2.  No floating-point number is ever
-formed, so the law of every sample is exactly the stated one (given an ideal source of uniform
-bits).
+Every probability used here is either a rational number p/q or e^{−γ} for a rational γ (or a
+rational function of it).  The discrete Laplace and staircase follow Canonne, Kamath and
+Steinke, "The Discrete Gaussian for Differential Privacy" (NeurIPS 2020), Algorithm 2's split of
+a geometric variable, with each e^{−γ}-probability decided by comparing uniform bits with its
+exact binary expansion (:mod:`._thresholds`: ⌊v·2^w⌋ from rational bounds; a tie reads more
+bits, :mod:`._exact_slow`).  :func:`bernoulli_exp` and :func:`geometric_exp` keep CKS
+Algorithms 1–2 as such.  No floating-point number is ever formed, so the law of every sample
+is exactly the stated one (given an ideal source of uniform bits).
 
 The samplers are compiled (:mod:`privlab.mechanisms.noise._exact_kernels`): they read one stream
 of fair bits, the uniform 64-bit words of the generator in order, and draw the samples one after
@@ -18,12 +21,12 @@ is drawn).  :func:`bernoulli_rational` (not used by the release path) stays nump
 Integer ranges: callers keep every denominator below 2^56 (``safe.py`` validates this), so
 ``den·k`` with k < 128 and ``U + t·V`` with V < 128 fit in int64.  Reaching k = 128 has
 probability ≤ 1/127! and V = 128 probability e^{−128}; the samplers raise rather than overflow.
+The table sampler's V stays below its table's length (about 43/(m·γ) entries) except after
+a tie at the table's final 0 (probability < 2^−w), which the slow path continues exactly.
 """
 
 from __future__ import annotations
 
-import functools
-import math
 from collections.abc import Callable
 from fractions import Fraction
 
@@ -32,6 +35,8 @@ from numpy.typing import ArrayLike, NDArray
 
 from privlab.errors import PrivlabError
 from privlab.mechanisms.noise import _exact_kernels as _kernels
+from privlab.mechanisms.noise import _exact_slow as _slow
+from privlab.mechanisms.noise._thresholds import geometric_tables, staircase_threshold
 
 IntArray = NDArray[np.int64]
 BoolArray = NDArray[np.bool_]
@@ -41,8 +46,8 @@ INT_LIMIT = 2**56
 _BLOCK_WORDS = 1 << 16
 """Uniform 64-bit words fetched from the generator per refill of the bit stream."""
 DECISION_BITS = 62
-"""Bits w of the staircase's core/steps decision: it is left to :func:`_decide_core` with
-probability 2^−w."""
+"""Bits w of each comparison with an exact threshold; a tie (probability 2^−w) sends the
+sample to the slow path (:mod:`._exact_slow`)."""
 
 
 def rational_floor(x: Fraction, max_denominator: int) -> Fraction:
@@ -78,23 +83,39 @@ def bernoulli_rational(p: ArrayLike, q: ArrayLike, gen: np.random.Generator) -> 
 
 
 def _drive(kind: int, params: IntArray, out: IntArray, gen: np.random.Generator,
-           decide: Callable[[NDArray[np.uint64], IntArray], bool] | None = None) -> IntArray:
+           slow: Callable[[_slow.Stream], int] | None = None,
+           tables: tuple[IntArray, IntArray] | None = None) -> IntArray:
     """Run the compiled sampler ``kind`` of :mod:`._exact_kernels` until ``out`` is full,
     feeding it the uniform 64-bit words of ``gen`` in blocks (module doc: one bit stream).
-    When the kernel stops at a decision it cannot make (``st[3]`` = NEED_FLAG), ``decide``
-    makes it from the same stream (False: the words ran out first; more are fetched)."""
+    A sample at which the kernel stopped on a tie (``st[3]`` = NEED_FLAG) is drawn by ``slow``
+    from the same bits (:mod:`._exact_slow`); when the words run out inside it, more are
+    fetched and it is drawn again from its start."""
+    tu, tv = tables if tables is not None else (None, None)
     buf = np.empty(0, dtype=np.uint64)
-    st = np.array([0, 0, 0, -1], dtype=np.int64)
+    st = np.zeros(4, dtype=np.int64)
     i = 0
     while True:
-        i = _kernels.run(kind, params, out, i, buf, st)
+        if kind == 0:
+            i = _kernels.run_laplace(params, out, i, buf, st, tu, tv)
+        elif kind == 1:
+            i = _kernels.run_staircase(params, out, i, buf, st, tu, tv)
+        else:
+            i = _kernels.run(kind, params, out, i, buf, st)
         if i == out.size:
             return out
         if i < 0:
             raise PrivlabError("exact sampler: a Bernoulli(exp) chain reached k = 128 "
                                "(probability < 1/127!)")
-        if st[3] == _kernels.NEED_FLAG and decide is not None and decide(buf, st):
-            continue
+        if st[3] == _kernels.NEED_FLAG and slow is not None:
+            stream = _slow.Stream(buf, int(st[0]), int(st[1]), int(st[2]))
+            try:
+                out[i] = slow(stream)
+            except _slow.OutOfWords:
+                pass
+            else:
+                st[0], st[1], st[2], st[3] = stream.pos, stream.cur, stream.left, 0
+                i += 1
+                continue
         words = min(max(2 * (out.size - i), 256), _BLOCK_WORDS)
         fresh = gen.integers(0, 2**64 - 1, size=words, dtype=np.uint64, endpoint=True)
         buf = np.concatenate([buf[int(st[0]):], fresh])
@@ -137,101 +158,34 @@ def geometric_exp(n: int, t: int, gen: np.random.Generator) -> IntArray:
     return _drive(2, np.array([t], dtype=np.int64), np.empty(n, dtype=np.int64), gen)
 
 
-def discrete_laplace(n: int, s: int, t: int, gen: np.random.Generator) -> IntArray:
+def _check_bits(decision_bits: int) -> int:
+    if not 1 <= decision_bits <= DECISION_BITS:
+        raise ValueError(f"decision_bits={decision_bits!r} must lie in [1, {DECISION_BITS}]")
+    return decision_bits
+
+
+def discrete_laplace(n: int, s: int, t: int, gen: np.random.Generator, *,
+                     decision_bits: int = DECISION_BITS) -> IntArray:
     """n independent Y ∈ ℤ with P(Y = y) ∝ e^{−|y|·s/t} (scale t/s; s, t ≥ 1 integers).
 
-    CKS 2020 Algorithm 2: X as in :func:`geometric_exp`, Y = ⌊X/s⌋ (so P(Y = y) ∝ e^{−y·s/t}
-    on y ≥ 0), a fair sign B, and rejection of (B = 1, Y = 0) so that 0 is not counted twice.
+    CKS 2020 Algorithm 2 with γ = s/t: a geometric G, P(G = g) ∝ e^{−g·γ}, a fair sign B, and
+    rejection of (B = 1, G = 0) so that 0 is not counted twice.  G = U + m·V
+    (``_exact_kernels._tgeom``): U on {0..m−1} kept with probability e^{−U·γ}, V with
+    P(V ≥ j) = e^{−j·m·γ}, both decided by comparing w = ``decision_bits`` uniform bits with
+    the exact thresholds of :func:`._thresholds.geometric_tables` (a tie, probability 2^−w,
+    sends the sample to :mod:`._exact_slow`).  P(U = u, V = j) ∝ e^{−(u + m·j)·γ}, so G has
+    the stated law.  ``decision_bits`` below 62 is for tests: it sends many samples to the
+    slow path.
     """
     if not 1 <= s < INT_LIMIT:
         raise ValueError(f"s={s!r} must lie in [1, 2^56)")
     if not 1 <= t < INT_LIMIT:
         raise ValueError(f"t={t!r} must lie in [1, 2^56)")
-    return _drive(0, np.array([s, t], dtype=np.int64), np.empty(n, dtype=np.int64), gen)
-
-
-def exp_neg_bounds(gamma: Fraction, bits: int) -> tuple[Fraction, Fraction]:
-    """Rational bounds lo ≤ e^{−γ} ≤ hi (γ ≥ 0) with hi − lo ≤ 2^−bits.
-
-    e^{−γ} = (e^{−y})^n with n = max(1, ⌈γ⌉) and y = γ/n ≤ 1.  For y ≤ 1 the terms y^j/j! of
-    Σ (−y)^j/j! decrease, so e^{−y} lies between two consecutive partial sums; the bracket is
-    rounded outwards to dyadic numbers (short denominators) and raised to the n-th power
-    (monotone on [0, 1], and hi^n − lo^n ≤ n·(hi − lo))."""
-    n = max(1, math.ceil(gamma))
-    y = gamma / n
-    extra = bits + n.bit_length() + 2
-    tol = Fraction(1, 1 << extra)
-    s, term, j = Fraction(1), Fraction(1), 0
-    while True:
-        j += 1
-        term = -term * y / j
-        if j >= 2 and abs(term) <= tol / 2:
-            break
-        s += term
-    lo, hi = sorted((s, s + term))
-    scale = 1 << extra
-    lo = Fraction(math.floor(lo * scale), scale)
-    hi = Fraction(math.ceil(hi * scale), scale)
-    return max(lo, Fraction(0)) ** n, min(hi, Fraction(1)) ** n
-
-
-@functools.lru_cache(maxsize=256)
-def staircase_core_bounds(p: int, q: int, core: int, width: int,
-                          bits: int) -> tuple[Fraction, Fraction]:
-    """Rational bounds of x = P(|Y| ≤ core) = a(1 − r)/(a(1 − r) + b·r) for the discrete
-    staircase (a = 2·core + 1, b = 2·width, r = e^{−p/q}); x decreases in r, so the bounds of r
-    (:func:`exp_neg_bounds` at ``bits``) give [x(r_hi), x(r_lo)]."""
-    a, b = 2 * core + 1, 2 * width
-    r_lo, r_hi = exp_neg_bounds(Fraction(p, q), bits)
-
-    def x(r: Fraction) -> Fraction:
-        return a * (1 - r) / (a * (1 - r) + b * r)
-
-    return x(r_hi), x(r_lo)
-
-
-@functools.lru_cache(maxsize=256)
-def staircase_threshold(p: int, q: int, core: int, width: int, w: int) -> int:
-    """lo = ⌊x·2^w⌋ for the core probability x of :func:`staircase_core_bounds`, exactly:
-    x is irrational (r = e^{−p/q} is transcendental), so the bounds are refined until both
-    have the same floor."""
-    bits = w + 16
-    while True:
-        x_lo, x_hi = staircase_core_bounds(p, q, core, width, bits)
-        lo, hi = math.floor(x_lo * (1 << w)), math.floor(x_hi * (1 << w))
-        if lo == hi:
-            return lo
-        bits += 32
-
-
-def _decide_core(p: int, q: int, core: int, width: int, w: int,
-                 buf: NDArray[np.uint64], st: IntArray) -> bool:
-    """The core/steps decision of the staircase sample that starts at ``st`` when its w bits
-    u equal the threshold lo (the kernel's NEED).  U = (u + V)/2^w, V uniform from the bits
-    that follow, and the sample is in the core iff U < x: read V 32 bits at a time, so that
-    U ∈ [m/2^n, (m + 1)/2^n), and compare with bounds of x to 2^−(n+16) until the interval
-    lies on one side (almost surely it does).  Sets ``st`` to the stream after the bits read
-    and ``st[3]`` to the decision (1 core, 0 steps); False when the words run out first
-    (``st`` is then unchanged)."""
-    pos, cur, left = int(st[0]), int(st[1]), int(st[2])
-    m, pos, cur, left = _kernels._bits(buf, pos, cur, left, w)
-    if m < 0:
-        return False
-    n = w
-    while True:
-        x_lo, x_hi = staircase_core_bounds(p, q, core, width, n + 16)
-        if (m + 1) <= x_lo * (1 << n):
-            decision = 1
-            break
-        if m >= x_hi * (1 << n):
-            decision = 0
-            break
-        v, pos, cur, left = _kernels._bits(buf, pos, cur, left, 32)
-        if v < 0:
-            return False
-        m, n = (m << 32) + v, n + 32
-    st[0], st[1], st[2], st[3] = pos, cur, left, decision
-    return True
+    w = _check_bits(decision_bits)
+    gamma = Fraction(s, t)
+    m, tu, tv = geometric_tables(gamma.numerator, gamma.denominator, w)
+    return _drive(0, np.array([m, w], dtype=np.int64), np.empty(n, dtype=np.int64), gen,
+                  lambda stream: _slow.laplace(stream, gamma, m, w, tu, tv), (tu, tv))
 
 
 def discrete_staircase(n: int, p: int, q: int, core: int, width: int,
@@ -244,24 +198,24 @@ def discrete_staircase(n: int, p: int, q: int, core: int, width: int,
 
     The core (a = 2·core + 1 cells) has mass a/Z and level i ≥ 1 (b = 2·width cells) mass
     b·r^i/Z, Z = a + b·r/(1 − r).  So: decide core or steps with the exact probability
-    x = a/Z = a(1 − r)/(a(1 − r) + b·r), by comparing a uniform U with x bit by bit (w =
-    ``decision_bits`` bits decide unless they equal ⌊x·2^w⌋, :func:`staircase_threshold`;
-    then :func:`_decide_core` reads more); in the core, a uniform cell; in the steps, a
-    uniform signed cell of a level and the level 1 + ⌊X/p⌋ with X from :func:`geometric_exp`
-    at t = q (P(⌊X/p⌋ = j) ∝ e^{−j·p/q} = r^j).  No proposal is rejected, so the cost does
-    not grow when the core is small and r tiny (the earlier block sampler's acceptance fell
-    to 0.0072 at ε = 5, d = 0).  ``decision_bits`` below 62 is for tests: it sends many
-    decisions to :func:`_decide_core`.
+    x = a/Z = a(1 − r)/(a(1 − r) + b·r), by comparing w = ``decision_bits`` uniform bits with
+    ⌊x·2^w⌋ (:func:`._thresholds.staircase_threshold`); in the core, a uniform cell; in the
+    steps, a uniform signed cell of a level and the level 1 + G, P(G = g) ∝ r^g, drawn as in
+    :func:`discrete_laplace`.  A tie (probability 2^−w per comparison) sends the sample to
+    :mod:`._exact_slow`.  No proposal is rejected, so the cost does not grow when the core is
+    small and r tiny (the earlier block sampler's acceptance fell to 0.0072 at ε = 5, d = 0).
     """
     if core < 0 or width < 1:
         raise ValueError(f"core={core!r} must be >= 0 and width={width!r} >= 1")
     if not (1 <= p < INT_LIMIT and 1 <= q < INT_LIMIT and 2 * core + 1 < INT_LIMIT
             and 2 * width < INT_LIMIT):
         raise ValueError(f"p={p!r}, q={q!r}, core={core!r}, width={width!r} must be < 2^56")
-    if not 1 <= decision_bits <= DECISION_BITS:
-        raise ValueError(f"decision_bits={decision_bits!r} must lie in [1, {DECISION_BITS}]")
-    w = decision_bits
+    w = _check_bits(decision_bits)
+    gamma = Fraction(p, q)
+    p, q = gamma.numerator, gamma.denominator
+    m, tu, tv = geometric_tables(p, q, w)
     lo = staircase_threshold(p, q, core, width, w)
-    return _drive(1, np.array([p, q, core, width, lo, w], dtype=np.int64),
+    return _drive(1, np.array([core, width, lo, w, m], dtype=np.int64),
                   np.empty(n, dtype=np.int64), gen,
-                  functools.partial(_decide_core, p, q, core, width, w))
+                  lambda stream: _slow.staircase(stream, p, q, core, width, lo, w, m, tu, tv),
+                  (tu, tv))

@@ -19,19 +19,23 @@ arithmetic only:
 * ``_geometric(t)``: CKS Algorithm 2, first half: U uniform on {0..t − 1} accepted with
   probability e^{−U/t}; V = number of Bernoulli(e^{−1}) successes before the first failure;
   X = U + t·V has P(X = x) ∝ e^{−x/t}.
-* discrete Laplace (CKS Algorithm 2) and the discrete staircase (an exact core/steps
-  decision on w bits, then a uniform cell and a geometric level): see
-  :mod:`privlab.mechanisms.noise._exact`.
+* ``_tgeom``: the geometric law P(Y = y) ∝ e^{−y·γ} as Y = U + m·V (the split of CKS
+  Algorithm 2) with the two acceptance/inversion steps made by comparing w uniform bits with
+  exact thresholds ⌊e^{−k·γ}·2^w⌋ (no Bernoulli chain, no float).
+* ``run_laplace`` (sign and ``_tgeom``) and ``run_staircase`` (an exact core/steps decision
+  on w bits, then a uniform cell and a ``_tgeom`` level): see
+  :mod:`privlab.mechanisms.noise._exact`; ``run`` keeps the CKS geometric and Bernoulli(exp)
+  (not on the release path).
 
 Resumption: a kernel fills ``out[i:]`` sample by sample and stops when the word buffer runs
 out *inside* a sample; it then returns that sample's index and the stream position where that
 sample began.  The caller keeps the unread words from that position, appends fresh words and
 calls again, so every sample reads exactly the next bits of the one stream: the law of each
 sample is the stated one and a seed fixes every output byte.  (Dropping a partly drawn sample
-instead would bias the law towards samples that need few bits.)  A staircase sample whose
-w-bit decision falls on its threshold (probability 2^−w) stops the same way with
-``st[3] = NEED_FLAG``: the caller reads the further bits that decide it, exactly, and calls
-again with the decision in ``st[3]`` and the stream just after those bits.
+instead would bias the law towards samples that need few bits.)  A sample one of whose w-bit
+comparisons ties with its threshold (probability 2^−w per comparison) stops the same way with
+``st[3] = NEED_FLAG``: the caller draws that whole sample from the same bits, exactly, in
+Python (reading more bits where the kernel tied), and calls again from the next sample.
 
 Integer ranges: denominators stay below 2^56 and k < 128 (``_MAX_K``), so den·k < 2^63 and
 2r < 2^64 in unsigned arithmetic.
@@ -48,9 +52,9 @@ _MAX_K = 128
 ERR_K = -2
 """Returned when a Bernoulli(exp) chain reaches k = 128 (probability < 1/127!)."""
 NEED = -3
-"""Returned by :func:`_staircase_one` when its w-bit decision fell on the threshold."""
+"""Returned when a w-bit comparison with an exact threshold tied (probability 2^−w)."""
 NEED_FLAG = 2
-"""``st[3]`` after :func:`run` stopped at a sample whose decision needs more bits."""
+"""``st[3]`` after :func:`run` stopped at a sample whose comparison tied."""
 
 
 @numba.njit(cache=True, nogil=True)
@@ -204,107 +208,150 @@ def _geometric(buf: np.ndarray, pos: int, cur: int, left: int, t: int,
 
 
 @numba.njit(cache=True, nogil=True)
-def _laplace_one(buf: np.ndarray, pos: int, cur: int, left: int, s: int, t: int,
-                 bt: int, lt: int, mt: np.uint64) -> tuple[int, int, int, int, int]:
-    """One discrete Laplace sample: (error 0/OUT/ERR_K, y, stream state)."""
-    while True:
-        x, pos, cur, left = _geometric(buf, pos, cur, left, t, bt, lt, mt)
+def _tgeom(buf: np.ndarray, pos: int, cur: int, left: int, tu: np.ndarray, tv: np.ndarray,
+           m: int, w: int, bm: int, lm: int, mm: np.uint64) -> tuple[int, int, int, int]:
+    """Y ≥ 0 with P(Y = y) ∝ e^{−y·γ} (OUT or NEED): Y = U + m·V with U on {0..m−1},
+    P(U = u) ∝ e^{−u·γ}, and V with P(V ≥ j) = e^{−j·m·γ} (the CKS split X = U + t·V with
+    exact thresholds in place of Bernoulli chains).  tu[u] = ⌊e^{−u·γ}·2^w⌋ and
+    tv[j] = ⌊e^{−(j+1)·m·γ}·2^w⌋ (ending with its first 0) are computed exactly by the caller.
+
+    U: u uniform, kept iff a uniform W < e^{−u·γ}: w bits x of W keep u if x < tu[u] and
+    reject it if x > tu[u] (u = 0 is always kept and reads no bits).  V: w bits x of a uniform
+    W': V = the number of leading tv[j] above x (V ≥ j + 1 iff W' < e^{−(j+1)·m·γ}).  Either
+    comparison returns NEED when x equals the threshold (probability 2^−w each): the caller
+    then draws the whole sample again with more bits (:mod:`._exact`)."""
+    u = 0
+    while m > 1:
+        u, pos, cur, left = _uniform(buf, pos, cur, left, m, bm, lm, mm)
+        if u < 0:
+            return OUT, pos, cur, left
+        if u == 0:
+            break
+        x, pos, cur, left = _bits(buf, pos, cur, left, w)
         if x < 0:
-            return x, 0, pos, cur, left
-        y = x // s
-        neg, pos, cur, left = _bits(buf, pos, cur, left, 1)
-        if neg < 0:
-            return OUT, 0, pos, cur, left
-        if neg == 1 and y == 0:
-            continue
-        return 0, (-y if neg == 1 else y), pos, cur, left
+            return OUT, pos, cur, left
+        if x < tu[u]:
+            break
+        if x == tu[u]:
+            return NEED, pos, cur, left
+    x, pos, cur, left = _bits(buf, pos, cur, left, w)
+    if x < 0:
+        return OUT, pos, cur, left
+    j = 0
+    while x < tv[j]:  # tv ends with 0, so j stays in range
+        j += 1
+    if x == tv[j]:
+        return NEED, pos, cur, left
+    return u + m * j, pos, cur, left
 
 
 @numba.njit(cache=True, nogil=True)
-def _staircase_one(buf: np.ndarray, pos: int, cur: int, left: int, p: int, q: int,
-                   core: int, width: int, lo: int, w: int, forced: int, bq: int, lq: int,
-                   mq: np.uint64, la: int, ma: np.uint64, lb: int,
-                   mb: np.uint64) -> tuple[int, int, int, int, int]:
-    """One discrete staircase sample: (error 0/OUT/ERR_K/NEED, y, stream state).
+def run_laplace(params: np.ndarray, out: np.ndarray, start: int, buf: np.ndarray,
+                st: np.ndarray, tu: np.ndarray, tv: np.ndarray) -> int:
+    """Fill out[start:] with discrete Laplace samples, P(y) ∝ e^{−|y|·γ} (params m, w; tables
+    tu, tv of :func:`_tgeom` for γ).  CKS Algorithm 2's sign step: Y from :func:`_tgeom`, a
+    fair sign, and (−, 0) rejected so that 0 is not counted twice.  ``st`` = [word position,
+    unread bits of the current word, their number, flag].  Returns the index of the first
+    sample not drawn (``out.size`` when all are) with ``st`` at the point where that sample
+    began and st[3] = ``NEED_FLAG`` when one of its comparisons tied (else 0: the words ran
+    out).  The loop is written out here, not in a per-sample function: returning a sample
+    and its stream state as a tuple from a callee made the compiled loop about 1.5× slower."""
+    pos, cur, left = st[0], st[1], st[2]
+    m, w = params[0], params[1]
+    bm = _bit_length(m - 1)
+    lm = _limit(m)
+    mm = _magic(m) if lm > 0 else np.uint64(0)
+    for i in range(start, out.size):
+        p0, c0, l0 = pos, cur, left
+        while True:
+            y, pos, cur, left = _tgeom(buf, pos, cur, left, tu, tv, m, w, bm, lm, mm)
+            neg = OUT
+            if y >= 0:
+                neg, pos, cur, left = _bits(buf, pos, cur, left, 1)
+            if neg < 0:
+                st[0], st[1], st[2] = p0, c0, l0
+                st[3] = NEED_FLAG if y == NEED else 0
+                return i
+            if neg == 1 and y == 0:
+                continue
+            out[i] = -y if neg == 1 else y
+            break
+    st[0], st[1], st[2], st[3] = pos, cur, left, 0
+    return out.size
+
+
+@numba.njit(cache=True, nogil=True)
+def run_staircase(params: np.ndarray, out: np.ndarray, start: int, buf: np.ndarray,
+                  st: np.ndarray, tu: np.ndarray, tv: np.ndarray) -> int:
+    """Fill out[start:] with discrete staircase samples (params core, width, lo, w, m; tables
+    tu, tv of :func:`_tgeom` for its rate γ = ε'); ``st`` and the return value as in
+    :func:`run_laplace`.
 
     The core/steps decision reads w bits u: core if u < lo, steps if u > lo, where
     lo = ⌊x·2^w⌋ for the exact core probability x (module :mod:`._exact`); u = lo is the one
-    value that cannot decide (probability 2^−w) and returns NEED.  ``forced`` = 1 (core) or
-    0 (steps) skips the decision: the caller has made it with more bits.  Then a core cell is
-    uniform on the a = 2·core + 1 cells; a step sample is a cell c uniform on the b = 2·width
-    signed cells of a level and the level 1 + ⌊X/p⌋ with X from :func:`_geometric` (t = q).
-    la, ma and lb, mb: the :func:`_limit` and :func:`_magic` of a and b; lq, mq: of q."""
-    if forced < 0:
+    value that cannot decide (probability 2^−w): the sample stops with NEED.  Then a core
+    cell is uniform on the a = 2·core + 1 cells; a step sample is a cell c uniform on the
+    b = 2·width signed cells of a level and the level 1 + Y with Y from :func:`_tgeom`."""
+    pos, cur, left = st[0], st[1], st[2]
+    core, width, lo, w, m = params[0], params[1], params[2], params[3], params[4]
+    a, b = 2 * core + 1, 2 * width
+    ba, bb, bm = _bit_length(a - 1), _bit_length(b - 1), _bit_length(m - 1)
+    la, lb, lm = _limit(a), _limit(b), _limit(m)
+    ma = _magic(a) if la > 0 else np.uint64(0)
+    mb = _magic(b) if lb > 0 else np.uint64(0)
+    mm = _magic(m) if lm > 0 else np.uint64(0)
+    for i in range(start, out.size):
+        p0, c0, l0 = pos, cur, left
+        e = 0
         u, pos, cur, left = _bits(buf, pos, cur, left, w)
-        if u < 0:
-            return OUT, 0, pos, cur, left
-        if u == lo:
-            return NEED, 0, pos, cur, left
-        in_core = u < lo
-    else:
-        in_core = forced == 1
-    if in_core:
-        a = 2 * core + 1
-        c, pos, cur, left = _uniform(buf, pos, cur, left, a, _bit_length(a - 1), la, ma)
-        if c < 0:
-            return OUT, 0, pos, cur, left
-        return 0, c - core, pos, cur, left
-    b = 2 * width
-    c, pos, cur, left = _uniform(buf, pos, cur, left, b, _bit_length(b - 1), lb, mb)
-    if c < 0:
-        return OUT, 0, pos, cur, left
-    x, pos, cur, left = _geometric(buf, pos, cur, left, q, bq, lq, mq)
-    if x < 0:
-        return x, 0, pos, cur, left
-    mag = core + (x // p) * width + c % width + 1
-    return 0, (mag if c < width else -mag), pos, cur, left
+        if u < 0 or u == lo:
+            e = OUT if u < 0 else NEED
+        elif u < lo:
+            c, pos, cur, left = _uniform(buf, pos, cur, left, a, ba, la, ma)
+            if c < 0:
+                e = OUT
+            else:
+                out[i] = c - core
+        else:
+            c, pos, cur, left = _uniform(buf, pos, cur, left, b, bb, lb, mb)
+            y = OUT
+            if c >= 0:
+                y, pos, cur, left = _tgeom(buf, pos, cur, left, tu, tv, m, w, bm, lm, mm)
+            if y < 0:
+                e = y
+            else:
+                mag = core + y * width + c % width + 1
+                out[i] = mag if c < width else -mag
+        if e < 0:
+            st[0], st[1], st[2] = p0, c0, l0
+            st[3] = NEED_FLAG if e == NEED else 0
+            return i
+    st[0], st[1], st[2], st[3] = pos, cur, left, 0
+    return out.size
 
 
 @numba.njit(cache=True, nogil=True)
 def run(kind: int, params: np.ndarray, out: np.ndarray, start: int, buf: np.ndarray,
         st: np.ndarray) -> int:
-    """Fill out[start:] with samples of law ``kind``: 0 discrete Laplace (params s, t),
-    1 discrete staircase (p, q, core, width, lo, w), 2 geometric (t), 3 Bernoulli(exp(−out[i]/
-    params[i])) (out[i] holds the numerator on entry).  ``st`` = [word position, unread bits
-    of the current word, their number, forced decision of the staircase (−1: none)].  Returns
-    the index of the first sample not drawn (``out.size`` when all are) with ``st`` at the
-    point where that sample began (and st[3] = ``NEED_FLAG`` when its decision needs more
-    bits than the kernel reads), or −1 − index when a chain hit ERR_K."""
-    pos, cur, left, forced = st[0], st[1], st[2], st[3]
-    if forced == NEED_FLAG:  # the caller could not decide yet: decide again (NEED again)
-        forced = -1
-    t = params[1] if kind <= 1 else params[0]
-    bt = _bit_length(t - 1) if kind <= 2 else 0
-    lt = _limit(t) if kind <= 2 else 0
+    """Fill out[start:] with samples of the CKS law ``kind``: 2 geometric (params t),
+    3 Bernoulli(exp(−out[i]/params[i])) (out[i] holds the numerator on entry); ``st`` as in
+    :func:`run_laplace`; −1 − index when a chain hit ERR_K.  (Not on the release path.)"""
+    pos, cur, left = st[0], st[1], st[2]
+    t = params[0]
+    bt = _bit_length(t - 1) if kind == 2 else 0
+    lt = _limit(t) if kind == 2 else 0
     mt = _magic(t) if lt > 0 else np.uint64(0)
-    la, lb = 0, 0
-    ma, mb = np.uint64(0), np.uint64(0)
-    if kind == 1:
-        la, lb = _limit(2 * params[2] + 1), _limit(2 * params[3])
-        ma = _magic(2 * params[2] + 1) if la > 0 else np.uint64(0)
-        mb = _magic(2 * params[3]) if lb > 0 else np.uint64(0)
     for i in range(start, out.size):
-        if kind == 0:
-            e, y, p2, c2, l2 = _laplace_one(buf, pos, cur, left, params[0], params[1], bt, lt,
-                                            mt)
-        elif kind == 1:
-            e, y, p2, c2, l2 = _staircase_one(buf, pos, cur, left, params[0], params[1],
-                                              params[2], params[3], params[4], params[5],
-                                              forced, bt, lt, mt, la, ma, lb, mb)
-        elif kind == 2:
-            y, p2, c2, l2 = _geometric(buf, pos, cur, left, params[0], bt, lt, mt)
-            e = y if y < 0 else 0
+        if kind == 2:
+            y, p2, c2, l2 = _geometric(buf, pos, cur, left, t, bt, lt, mt)
         else:
             y, p2, c2, l2 = _bern_exp(buf, pos, cur, left, out[i], params[i])
-            e = y if y < 0 else 0
-        if e == OUT or e == NEED:
-            st[0], st[1], st[2] = pos, cur, left
-            st[3] = NEED_FLAG if e == NEED else forced
+        if y == OUT:
+            st[0], st[1], st[2], st[3] = pos, cur, left, 0
             return i
-        if e < 0:
+        if y < 0:
             return -1 - i
         pos, cur, left = p2, c2, l2
-        forced = -1
         out[i] = y
-    st[0], st[1], st[2], st[3] = pos, cur, left, -1
+    st[0], st[1], st[2], st[3] = pos, cur, left, 0
     return out.size

@@ -61,7 +61,7 @@ from numpy.typing import ArrayLike, NDArray
 from privlab._rng import RngLike, as_generator
 from privlab._validate import one_of, shape_tuple
 from privlab.errors import InvalidParameter
-from privlab.mechanisms.noise import _exact
+from privlab.mechanisms.noise import _exact, _thresholds
 from privlab.types import CheckResult, Method
 
 MAX_DENOMINATOR = 2**20
@@ -149,8 +149,8 @@ class DiscreteNoise:
         if self.kind == "laplace":
             return None
         ep = self.epsilon_prime
-        return float(_exact.staircase_core_bounds(ep.numerator, ep.denominator, self.D,
-                                                  self.W, 64)[0])
+        return float(_thresholds.staircase_core_bounds(ep.numerator, ep.denominator, self.D,
+                                                       self.W, 64)[0])
 
     def sample(self, shape: Any = (), *, rng: RngLike = None) -> NDArray[np.int64]:
         """Exact integer samples of shape ``shape`` (vectorized; see :mod:`._exact`)."""
