@@ -342,12 +342,15 @@ def _laplace_bin_probs(s: int, t: int, edges: np.ndarray) -> np.ndarray:
     return np.array([mass(int(lo), int(hi)) for lo, hi in itertools.pairwise(edges)])
 
 
-def test_large_scale_discrete_laplace_fit():
-    """The release path's typical scale (t = 1025 grid units: the 32-bit uniform + mod path),
-    binned; the same data must reject a 6 % larger scale (power)."""
-    s, t = 1, 1025
+@pytest.mark.parametrize("s,t", [(1, 1025), (3, 3075), (1, 140001), (3, 210004)])
+def test_large_scale_discrete_laplace_fit(s, t):
+    """Large scales, binned: the release path's t = 1025 grid units (tables of 1025 and 44
+    entries), a non-reduced rate, and 1/γ > 2^16 (CKS as such, no tables); the same data
+    must reject a 6 % larger scale (power)."""
     y = _exact.discrete_laplace(N, s, t, np.random.default_rng(41))
-    edges = np.arange(-4000, 4001, 250)
+    scale = t // s
+    edges = np.arange(-4, 4.001, 0.25) * scale
+    edges = np.round(edges).astype(np.int64)
     assert abs(_laplace_bin_probs(s, t, np.array([0, 1]))[0] - laplace_pmf(s, t)(0)) < 1e-12
     obs = np.histogram(y, bins=edges)[0].astype(float)
 
@@ -356,7 +359,7 @@ def test_large_scale_discrete_laplace_fit():
         return float(stats.chisquare(obs, probs / probs.sum() * obs.sum()).pvalue)
 
     assert pvalue(t) > ALPHA
-    assert pvalue(t + 60) < ALPHA
+    assert pvalue(t + (6 * t) // 100) < ALPHA
 
 
 def test_mod32_is_the_remainder():
@@ -426,12 +429,16 @@ def test_staircase_threshold_is_the_floor_of_the_core_probability(p, q, core, wi
 
 
 @pytest.mark.parametrize("num,den", [(1, 1), (1, 2), (1, 3), (1, 10), (2, 1), (5, 1),
-                                     (1, 1025), (1, 10250), (5242879, 1074790400), (3, 7)])
+                                     (1, 1025), (1, 10250), (5242879, 1074790400), (3, 7),
+                                     (1, 2**16), (1, 2**16 + 1), (1, 2**40)])
 @pytest.mark.parametrize("w", [3, 62])
 def test_geometric_tables_are_the_floors_of_the_powers(num, den, w):
     """tu[u] = ⌊e^{−uγ}·2^w⌋ (u < m), tv[j] = ⌊e^{−(j+1)mγ}·2^w⌋ down to its first 0, and
     m = ⌊1/γ⌋ (at least 1): checked entry by entry with mpmath at 60 digits."""
     m, tu, tv = _thresholds.geometric_tables(num, den, w)
+    if den // num > _thresholds.M_CAP:  # CKS as such: no tables
+        assert (m, tu.size, tv.size) == (0, 0, 0)
+        return
     assert m == max(1, den // num) and tu.size == m
     assert tv[-1] == 0 and (tv[:-1] > 0).all()
     with mpmath.workdps(60):
@@ -517,7 +524,8 @@ def _reference(law: str, n: int, seed: int, w: int, args: tuple[int, ...]) -> li
 @pytest.mark.parametrize("law,args", [("laplace", (1, 3)), ("laplace", (2, 7)),
                                       ("laplace", (1, 1)), ("laplace", (5, 2)),
                                       ("staircase", (1, 2, 2, 4)), ("staircase", (3, 2, 7, 3)),
-                                      ("staircase", (1, 1, 0, 3))])
+                                      ("staircase", (1, 1, 0, 3)),
+                                      ("laplace", (1, 70001)), ("staircase", (1, 70001, 2, 5))])
 def test_kernel_with_slow_ties_equals_the_slow_path_alone(law, args, w):
     """The compiled sampler (with the slow path on its ties) and the slow path alone give the
     same samples from the same bits: the kernel makes each comparison as the exact one would,

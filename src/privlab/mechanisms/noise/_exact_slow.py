@@ -18,6 +18,7 @@ from fractions import Fraction
 import numpy as np
 from numpy.typing import NDArray
 
+from privlab.errors import PrivlabError
 from privlab.mechanisms.noise import _exact_kernels as _kernels
 from privlab.mechanisms.noise._thresholds import Bounds, exp_neg_bounds, staircase_core_bounds
 
@@ -37,6 +38,19 @@ class Stream:
                                                           self.left, b)
         if v < 0:
             raise OutOfWords
+        return int(v)
+
+    def cks_geometric(self, t: int) -> int:
+        """``_exact_kernels._geometric`` (CKS, P(X = x) ∝ e^{−x/t})."""
+        lim = _kernels._limit(t)
+        mt = np.uint64(_kernels._magic(t)) if lim > 0 else np.uint64(0)
+        v, self.pos, self.cur, self.left = _kernels._geometric(
+            self.buf, self.pos, self.cur, self.left, t, int(t - 1).bit_length(), lim, mt)
+        if v == _kernels.OUT:
+            raise OutOfWords
+        if v < 0:
+            raise PrivlabError("exact sampler: a Bernoulli(exp) chain reached k = 128 "
+                               "(probability < 1/127!)")
         return int(v)
 
     def uniform(self, q: int) -> int:
@@ -75,7 +89,10 @@ class Uniform:
 
 def tgeom(s: Stream, gamma: Fraction, m: int, w: int, tu: NDArray[np.int64],
           tv: NDArray[np.int64]) -> int:
-    """``_exact_kernels._tgeom`` step by step (Y = U + m·V, P(Y = y) ∝ e^{−y·γ})."""
+    """``_exact_kernels._tgeom`` step by step (Y = U + m·V, P(Y = y) ∝ e^{−y·γ}; CKS as
+    such for m = 0)."""
+    if m == 0:
+        return s.cks_geometric(gamma.denominator) // gamma.numerator
     u = 0
     while m > 1:
         u = s.uniform(m)

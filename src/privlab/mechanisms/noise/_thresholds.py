@@ -22,7 +22,8 @@ Bounds = Callable[[int], tuple[Fraction, Fraction]]
 """bits ↦ (lo, hi), rational bounds of a value with hi − lo ≤ 2^−bits (or tighter)."""
 
 M_CAP = 1 << 16
-"""Largest size m of the U table of :func:`geometric_tables` (the U step's m values)."""
+"""Largest size m of the U table of :func:`geometric_tables`; rarer rates (γ < 2^−16) are
+drawn by CKS Algorithm 2 as such."""
 
 
 @functools.lru_cache(maxsize=4096)
@@ -92,12 +93,16 @@ def _exp_floors(gamma: Fraction, w: int, first: int, count: int | None) -> list[
 def geometric_tables(num: int, den: int, w: int) -> tuple[int, NDArray[np.int64],
                                                           NDArray[np.int64]]:
     """(m, tu, tv) for the exact geometric law P(Y = y) ∝ e^{−y·γ}, γ = num/den > 0, drawn
-    as Y = U + m·V (``_exact_kernels._tgeom``): m = min(max(1, ⌊den/num⌋), :data:`M_CAP`),
-    so m·γ is about 1 (U is kept with probability about 0.63, V ≥ 1 about e^{−1});
-    tu[u] = ⌊e^{−u·γ}·2^w⌋ for u < m (tu[0] = 2^w) and tv[j] = ⌊e^{−(j+1)·m·γ}·2^w⌋ up to and
-    including its first 0.  Cached: the arrays are shared, never written."""
+    as Y = U + m·V (``_exact_kernels._tgeom``): m = max(1, ⌊den/num⌋), so m·γ is about 1
+    (U is kept with probability about 0.63, V ≥ 1 about e^{−1}); tu[u] = ⌊e^{−u·γ}·2^w⌋ for
+    u < m (tu[0] = 2^w) and tv[j] = ⌊e^{−(j+1)·m·γ}·2^w⌋ up to and including its first 0
+    (about 43/(m·γ) + 1 entries).  When m would exceed :data:`M_CAP`, (0, [], []): the kernel
+    then draws Y by CKS as such (``_exact_kernels._tgeom``).  Cached: the arrays are shared,
+    never written."""
+    if den // num > M_CAP:
+        return 0, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     gamma = Fraction(num, den)
-    m = min(max(1, den // num), M_CAP)
+    m = max(1, den // num)
     tu = np.array(_exp_floors(gamma, w, 0, m), dtype=np.int64)
     tv = np.array(_exp_floors(m * gamma, w, 1, None), dtype=np.int64)
     return m, tu, tv
