@@ -13,6 +13,7 @@ the stream position after it is the one the next sample starts from.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from fractions import Fraction
 
 import numpy as np
@@ -40,12 +41,12 @@ class Stream:
             raise OutOfWords
         return int(v)
 
-    def cks_geometric(self, t: int) -> int:
-        """``_exact_kernels._geometric`` (CKS, P(X = x) ∝ e^{−x/t})."""
-        lim = _kernels._limit(t)
-        mt = np.uint64(_kernels._magic(t)) if lim > 0 else np.uint64(0)
-        v, self.pos, self.cur, self.left = _kernels._geometric(
-            self.buf, self.pos, self.cur, self.left, t, int(t - 1).bit_length(), lim, mt)
+    def _draw(self, kernel: Callable[..., tuple[int, int, int, int]], q: int) -> int:
+        """``kernel`` (a sampler on {0..q − 1} or ℕ with q's bit length, limit and magic)."""
+        lim = _kernels._limit(q)
+        mq = np.uint64(_kernels._magic(q)) if lim > 0 else np.uint64(0)
+        v, self.pos, self.cur, self.left = kernel(self.buf, self.pos, self.cur, self.left, q,
+                                                  int(q - 1).bit_length(), lim, mq)
         if v == _kernels.OUT:
             raise OutOfWords
         if v < 0:
@@ -53,14 +54,13 @@ class Stream:
                                "(probability < 1/127!)")
         return int(v)
 
+    def cks_geometric(self, t: int) -> int:
+        """``_exact_kernels._geometric`` (CKS, P(X = x) ∝ e^{−x/t})."""
+        return self._draw(_kernels._geometric, t)
+
     def uniform(self, q: int) -> int:
-        lim = _kernels._limit(q)
-        mq = np.uint64(_kernels._magic(q)) if lim > 0 else np.uint64(0)
-        v, self.pos, self.cur, self.left = _kernels._uniform(
-            self.buf, self.pos, self.cur, self.left, q, int(q - 1).bit_length(), lim, mq)
-        if v < 0:
-            raise OutOfWords
-        return int(v)
+        """``_exact_kernels._uniform``: uniform on {0..q − 1}."""
+        return self._draw(_kernels._uniform, q)
 
 
 class Uniform:
