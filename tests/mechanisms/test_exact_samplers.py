@@ -345,8 +345,8 @@ def _laplace_bin_probs(s: int, t: int, edges: np.ndarray) -> np.ndarray:
 @pytest.mark.parametrize("s,t", [(1, 1025), (3, 3075), (1, 140001), (3, 210004)])
 def test_large_scale_discrete_laplace_fit(s, t):
     """Large scales, binned: the release path's t = 1025 grid units (tables of 1025 and 44
-    entries), a non-reduced rate, and 1/γ > 2^16 (CKS as such, no tables); the same data
-    must reject a 6 % larger scale (power)."""
+    entries), a non-reduced rate, and 1/γ > 2^16 (e^{−uγ} tested digit by digit); the same
+    data must reject a 6 % larger scale (power)."""
     y = _exact.discrete_laplace(N, s, t, np.random.default_rng(41))
     scale = t // s
     edges = np.arange(-4, 4.001, 0.25) * scale
@@ -433,13 +433,11 @@ def test_staircase_threshold_is_the_floor_of_the_core_probability(p, q, core, wi
                                      (1, 2**16), (1, 2**16 + 1), (1, 2**40)])
 @pytest.mark.parametrize("w", [3, 62])
 def test_geometric_tables_are_the_floors_of_the_powers(num, den, w):
-    """tu[u] = ⌊e^{−uγ}·2^w⌋ (u < m), tv[j] = ⌊e^{−(j+1)mγ}·2^w⌋ down to its first 0, and
-    m = ⌊1/γ⌋ (at least 1): checked entry by entry with mpmath at 60 digits."""
+    """m = ⌊1/γ⌋ (at least 1); tu[u] = ⌊e^{−uγ}·2^w⌋ for u < m ≤ 2^16, else one block of
+    2^16 entries ⌊e^{−d·2^{16k}·γ}·2^w⌋ per base-2^16 digit position k of u < m;
+    tv[j] = ⌊e^{−(j+1)mγ}·2^w⌋ down to its first 0.  Checked with mpmath at 60 digits."""
     m, tu, tv = _thresholds.geometric_tables(num, den, w)
-    if den // num > _thresholds.M_CAP:  # CKS as such: no tables
-        assert (m, tu.size, tv.size) == (0, 0, 0)
-        return
-    assert m == max(1, den // num) and tu.size == m
+    assert m == max(1, den // num)
     assert tv[-1] == 0 and (tv[:-1] > 0).all()
     with mpmath.workdps(60):
         g = mpmath.mpf(num) / den
@@ -447,8 +445,17 @@ def test_geometric_tables_are_the_floors_of_the_powers(num, den, w):
         def fl(x):
             return int(mpmath.floor(mpmath.exp(-x) * 2**w))
 
-        step = max(1, m // 300)  # every entry for small tables, 300 of the largest
-        assert [int(tu[u]) for u in range(0, m, step)] == [fl(u * g) for u in range(0, m, step)]
+        if m <= _thresholds.DIGIT:
+            assert tu.size == m
+            step = max(1, m // 300)  # every entry for small tables, 300 of the largest
+            assert [int(tu[u]) for u in range(0, m, step)] == [fl(u * g)
+                                                             for u in range(0, m, step)]
+        else:
+            blocks = -(-int(m - 1).bit_length() // 16)
+            assert tu.size == blocks * _thresholds.DIGIT
+            for k in range(blocks):
+                for d in (0, 1, 2, 777, 40000, _thresholds.DIGIT - 1):
+                    assert int(tu[k * _thresholds.DIGIT + d]) == fl(d * 2**(16 * k) * g)
         assert [int(v) for v in tv] == [fl((j + 1) * m * g) for j in range(tv.size)]
 
 

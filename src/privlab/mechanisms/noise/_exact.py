@@ -174,9 +174,8 @@ def discrete_laplace(n: int, s: int, t: int, gen: np.random.Generator, *,
     P(V ≥ j) = e^{−j·m·γ}, both decided by comparing w = ``decision_bits`` uniform bits with
     the exact thresholds of :func:`._thresholds.geometric_tables` (a tie, probability 2^−w,
     sends the sample to :mod:`._exact_slow`).  P(U = u, V = j) ∝ e^{−(u + m·j)·γ}, so G has
-    the stated law (for 1/γ > 2^16 the tables would be too long: G is then drawn by CKS
-    Algorithm 2 as such, ⌊X/s⌋ with P(X = x) ∝ e^{−x/t}).  ``decision_bits`` below 62 is for
-    tests: it sends many samples to the slow path.
+    the stated law (for m > 2^16, e^{−U·γ} is tested one base-2^16 digit of U at a time).
+    ``decision_bits`` below 62 is for tests: it sends many samples to the slow path.
     """
     if not 1 <= s < INT_LIMIT:
         raise ValueError(f"s={s!r} must lie in [1, 2^56)")
@@ -185,8 +184,7 @@ def discrete_laplace(n: int, s: int, t: int, gen: np.random.Generator, *,
     w = _check_bits(decision_bits)
     gamma = Fraction(s, t)
     m, tu, tv = geometric_tables(gamma.numerator, gamma.denominator, w)
-    return _drive(0, np.array([m, w, gamma.numerator, gamma.denominator], dtype=np.int64),
-                  np.empty(n, dtype=np.int64), gen,
+    return _drive(0, np.array([m, w], dtype=np.int64), np.empty(n, dtype=np.int64), gen,
                   lambda stream: _slow.laplace(stream, gamma, m, w, tu, tv), (tu, tv))
 
 
@@ -217,7 +215,7 @@ def discrete_staircase(n: int, p: int, q: int, core: int, width: int,
     p, q = gamma.numerator, gamma.denominator
     m, tu, tv = geometric_tables(p, q, w)
     lo = staircase_threshold(p, q, core, width, w)
-    return _drive(1, np.array([core, width, lo, w, m, p, q], dtype=np.int64),
+    return _drive(1, np.array([core, width, lo, w, m], dtype=np.int64),
                   np.empty(n, dtype=np.int64), gen,
                   lambda stream: _slow.staircase(stream, p, q, core, width, lo, w, m, tu, tv),
                   (tu, tv))

@@ -54,6 +54,8 @@ ERR_K = -2
 NEED = -3
 """Returned when a w-bit comparison with an exact threshold tied (probability 2^−w)."""
 NEED_FLAG = 2
+DIGIT = 1 << 16
+"""The U step of :func:`_tgeom` tests e^{−u·γ} one base-2^16 digit of u at a time."""
 """``st[3]`` after :func:`run` stopped at a sample whose comparison tied."""
 
 
@@ -209,24 +211,19 @@ def _geometric(buf: np.ndarray, pos: int, cur: int, left: int, t: int,
 
 @numba.njit(cache=True, nogil=True)
 def _tgeom(buf: np.ndarray, pos: int, cur: int, left: int, tu: np.ndarray, tv: np.ndarray,
-           m: int, w: int, bm: int, lm: int, mm: np.uint64, num: int, den: int, bd: int,
-           ld: int, md: np.uint64) -> tuple[int, int, int, int]:
+           m: int, w: int, bm: int, lm: int, mm: np.uint64) -> tuple[int, int, int, int]:
     """Y ≥ 0 with P(Y = y) ∝ e^{−y·γ} (OUT or NEED): Y = U + m·V with U on {0..m−1},
     P(U = u) ∝ e^{−u·γ}, and V with P(V ≥ j) = e^{−j·m·γ} (the CKS split X = U + t·V with
-    exact thresholds in place of Bernoulli chains).  tu[u] = ⌊e^{−u·γ}·2^w⌋ and
-    tv[j] = ⌊e^{−(j+1)·m·γ}·2^w⌋ (ending with its first 0) are computed exactly by the caller.
+    exact thresholds in place of Bernoulli chains).  The tables are computed exactly by the
+    caller (:func:`._thresholds.geometric_tables`).
 
-    U: u uniform, kept iff a uniform W < e^{−u·γ}: w bits x of W keep u if x < tu[u] and
-    reject it if x > tu[u] (u = 0 is always kept and reads no bits).  V: w bits x of a uniform
-    W': V = the number of leading tv[j] above x (V ≥ j + 1 iff W' < e^{−(j+1)·m·γ}).  Either
+    U: u uniform, kept iff uniforms W_k < e^{−d_k·2^{16k}·γ} for each nonzero base-2^16 digit
+    d_k of u (their product is e^{−u·γ}; for m ≤ 2^16 that is the one test W < e^{−u·γ}):
+    w bits x of W_k pass if x < tu[2^16·k + d_k] = ⌊e^{−d_k·2^{16k}·γ}·2^w⌋ and reject u if
+    x > it (u = 0 is always kept and reads no bits).  V: w bits x of a uniform W': V = the
+    number of leading tv[j] = ⌊e^{−(j+1)·m·γ}·2^w⌋ above x (tv ends with its first 0).  Any
     comparison returns NEED when x equals the threshold (probability 2^−w each): the caller
-    then draws the whole sample again with more bits (:mod:`._exact`).
-
-    m = 0 (1/γ = den/num beyond the tables' reach): CKS as such, ⌊X/num⌋ with X from
-    :func:`_geometric` (t = den; bd, ld, md: its bit length, limit and magic); ERR_K possible."""
-    if m == 0:
-        x, pos, cur, left = _geometric(buf, pos, cur, left, den, bd, ld, md)
-        return (x if x < 0 else x // num), pos, cur, left
+    then draws the whole sample again with more bits (:mod:`._exact_slow`)."""
     u = 0
     while m > 1:
         u, pos, cur, left = _uniform(buf, pos, cur, left, m, bm, lm, mm)
@@ -234,13 +231,32 @@ def _tgeom(buf: np.ndarray, pos: int, cur: int, left: int, tu: np.ndarray, tv: n
             return OUT, pos, cur, left
         if u == 0:
             break
-        x, pos, cur, left = _bits(buf, pos, cur, left, w)
-        if x < 0:
-            return OUT, pos, cur, left
-        if x < tu[u]:
+        if m <= DIGIT:
+            x, pos, cur, left = _bits(buf, pos, cur, left, w)
+            if x < 0:
+                return OUT, pos, cur, left
+            if x < tu[u]:
+                break
+            if x == tu[u]:
+                return NEED, pos, cur, left
+            continue
+        kept = True
+        d, base = u, 0
+        while d > 0:
+            digit = d & (DIGIT - 1)
+            d >>= 16
+            if digit > 0:
+                x, pos, cur, left = _bits(buf, pos, cur, left, w)
+                if x < 0:
+                    return OUT, pos, cur, left
+                if x == tu[base + digit]:
+                    return NEED, pos, cur, left
+                if x > tu[base + digit]:
+                    kept = False
+                    break
+            base += DIGIT
+        if kept:
             break
-        if x == tu[u]:
-            return NEED, pos, cur, left
     x, pos, cur, left = _bits(buf, pos, cur, left, w)
     if x < 0:
         return OUT, pos, cur, left
@@ -255,28 +271,24 @@ def _tgeom(buf: np.ndarray, pos: int, cur: int, left: int, tu: np.ndarray, tv: n
 @numba.njit(cache=True, nogil=True)
 def run_laplace(params: np.ndarray, out: np.ndarray, start: int, buf: np.ndarray,
                 st: np.ndarray, tu: np.ndarray, tv: np.ndarray) -> int:
-    """Fill out[start:] with discrete Laplace samples, P(y) ∝ e^{−|y|·γ} (params m, w, num,
-    den with γ = num/den; tables tu, tv, see :func:`_tgeom`).  CKS Algorithm 2's sign step:
+    """Fill out[start:] with discrete Laplace samples, P(y) ∝ e^{−|y|·γ} (params m, w; tables
+    tu, tv of :func:`_tgeom` for γ).  CKS Algorithm 2's sign step:
     Y from :func:`_tgeom`, a fair sign, and (−, 0) rejected so that 0 is not counted
     twice.  ``st`` = [word position, unread bits of the current word, their number, flag].
     Returns the index of the first sample not drawn (``out.size`` when all are) with ``st``
     at the point where that sample began and st[3] = ``NEED_FLAG`` when one of its
-    comparisons tied (else 0: the words ran out), or −1 − index when a CKS chain hit ERR_K.
+    comparisons tied (else 0: the words ran out).
     The loop is written out here, not in a per-sample function: returning a sample
     and its stream state as a tuple from a callee made the compiled loop about 1.5× slower."""
     pos, cur, left = st[0], st[1], st[2]
-    m, w, num, den = params[0], params[1], params[2], params[3]
-    bm, bd = _bit_length(m - 1), _bit_length(den - 1)
-    lm, ld = _limit(m), _limit(den)
+    m, w = params[0], params[1]
+    bm = _bit_length(m - 1)
+    lm = _limit(m)
     mm = _magic(m) if lm > 0 else np.uint64(0)
-    md = _magic(den) if ld > 0 else np.uint64(0)
     for i in range(start, out.size):
         p0, c0, l0 = pos, cur, left
         while True:
-            y, pos, cur, left = _tgeom(buf, pos, cur, left, tu, tv, m, w, bm, lm, mm, num,
-                                       den, bd, ld, md)
-            if y == ERR_K:
-                return -1 - i
+            y, pos, cur, left = _tgeom(buf, pos, cur, left, tu, tv, m, w, bm, lm, mm)
             neg = OUT
             if y >= 0:
                 neg, pos, cur, left = _bits(buf, pos, cur, left, 1)
@@ -295,9 +307,9 @@ def run_laplace(params: np.ndarray, out: np.ndarray, start: int, buf: np.ndarray
 @numba.njit(cache=True, nogil=True)
 def run_staircase(params: np.ndarray, out: np.ndarray, start: int, buf: np.ndarray,
                   st: np.ndarray, tu: np.ndarray, tv: np.ndarray) -> int:
-    """Fill out[start:] with discrete staircase samples (params core, width, lo, w, m, num,
-    den; tables tu, tv for its rate γ = ε' = num/den, see :func:`_tgeom`); ``st`` and the
-    return value as in :func:`run_laplace`.
+    """Fill out[start:] with discrete staircase samples (params core, width, lo, w, m; tables
+    tu, tv of :func:`_tgeom` for its rate γ = ε'); ``st`` and the return value as in
+    :func:`run_laplace`.
 
     The core/steps decision reads w bits u: core if u < lo, steps if u > lo, where
     lo = ⌊x·2^w⌋ for the exact core probability x (module :mod:`._exact`); u = lo is the one
@@ -306,15 +318,12 @@ def run_staircase(params: np.ndarray, out: np.ndarray, start: int, buf: np.ndarr
     b = 2·width signed cells of a level and the level 1 + Y with Y from :func:`_tgeom`."""
     pos, cur, left = st[0], st[1], st[2]
     core, width, lo, w, m = params[0], params[1], params[2], params[3], params[4]
-    num, den = params[5], params[6]
     a, b = 2 * core + 1, 2 * width
-    ba, bb, bm, bd = _bit_length(a - 1), _bit_length(b - 1), _bit_length(m - 1), \
-        _bit_length(den - 1)
-    la, lb, lm, ld = _limit(a), _limit(b), _limit(m), _limit(den)
+    ba, bb, bm = _bit_length(a - 1), _bit_length(b - 1), _bit_length(m - 1)
+    la, lb, lm = _limit(a), _limit(b), _limit(m)
     ma = _magic(a) if la > 0 else np.uint64(0)
     mb = _magic(b) if lb > 0 else np.uint64(0)
     mm = _magic(m) if lm > 0 else np.uint64(0)
-    md = _magic(den) if ld > 0 else np.uint64(0)
     for i in range(start, out.size):
         p0, c0, l0 = pos, cur, left
         e = 0
@@ -331,15 +340,12 @@ def run_staircase(params: np.ndarray, out: np.ndarray, start: int, buf: np.ndarr
             c, pos, cur, left = _uniform(buf, pos, cur, left, b, bb, lb, mb)
             y = OUT
             if c >= 0:
-                y, pos, cur, left = _tgeom(buf, pos, cur, left, tu, tv, m, w, bm, lm, mm, num,
-                                           den, bd, ld, md)
+                y, pos, cur, left = _tgeom(buf, pos, cur, left, tu, tv, m, w, bm, lm, mm)
             if y < 0:
                 e = y
             else:
                 mag = core + y * width + c % width + 1
                 out[i] = mag if c < width else -mag
-        if e == ERR_K:
-            return -1 - i
         if e < 0:
             st[0], st[1], st[2] = p0, c0, l0
             st[3] = NEED_FLAG if e == NEED else 0

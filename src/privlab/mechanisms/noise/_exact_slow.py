@@ -13,13 +13,11 @@ the stream position after it is the one the next sample starts from.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 from fractions import Fraction
 
 import numpy as np
 from numpy.typing import NDArray
 
-from privlab.errors import PrivlabError
 from privlab.mechanisms.noise import _exact_kernels as _kernels
 from privlab.mechanisms.noise._thresholds import Bounds, exp_neg_bounds, staircase_core_bounds
 
@@ -41,26 +39,15 @@ class Stream:
             raise OutOfWords
         return int(v)
 
-    def _draw(self, kernel: Callable[..., tuple[int, int, int, int]], q: int) -> int:
-        """``kernel`` (a sampler on {0..q − 1} or ℕ with q's bit length, limit and magic)."""
-        lim = _kernels._limit(q)
-        mq = np.uint64(_kernels._magic(q)) if lim > 0 else np.uint64(0)
-        v, self.pos, self.cur, self.left = kernel(self.buf, self.pos, self.cur, self.left, q,
-                                                  int(q - 1).bit_length(), lim, mq)
-        if v == _kernels.OUT:
-            raise OutOfWords
-        if v < 0:
-            raise PrivlabError("exact sampler: a Bernoulli(exp) chain reached k = 128 "
-                               "(probability < 1/127!)")
-        return int(v)
-
-    def cks_geometric(self, t: int) -> int:
-        """``_exact_kernels._geometric`` (CKS, P(X = x) ∝ e^{−x/t})."""
-        return self._draw(_kernels._geometric, t)
-
     def uniform(self, q: int) -> int:
         """``_exact_kernels._uniform``: uniform on {0..q − 1}."""
-        return self._draw(_kernels._uniform, q)
+        lim = _kernels._limit(q)
+        mq = np.uint64(_kernels._magic(q)) if lim > 0 else np.uint64(0)
+        v, self.pos, self.cur, self.left = _kernels._uniform(
+            self.buf, self.pos, self.cur, self.left, q, int(q - 1).bit_length(), lim, mq)
+        if v < 0:
+            raise OutOfWords
+        return int(v)
 
 
 class Uniform:
@@ -89,15 +76,26 @@ class Uniform:
 
 def tgeom(s: Stream, gamma: Fraction, m: int, w: int, tu: NDArray[np.int64],
           tv: NDArray[np.int64]) -> int:
-    """``_exact_kernels._tgeom`` step by step (Y = U + m·V, P(Y = y) ∝ e^{−y·γ}; CKS as
-    such for m = 0)."""
-    if m == 0:
-        return s.cks_geometric(gamma.denominator) // gamma.numerator
+    """``_exact_kernels._tgeom`` step by step (Y = U + m·V, P(Y = y) ∝ e^{−y·γ})."""
     u = 0
     while m > 1:
         u = s.uniform(m)
-        if u == 0 or Uniform(s, w).below(int(tu[u]),
-                                         functools.partial(exp_neg_bounds, u * gamma)):
+        if u == 0:
+            break
+        if m <= _kernels.DIGIT:
+            if Uniform(s, w).below(int(tu[u]), functools.partial(exp_neg_bounds, u * gamma)):
+                break
+            continue
+        kept, d, k = True, u, 0
+        while d > 0:
+            digit, d = d & (_kernels.DIGIT - 1), d >> 16
+            if digit > 0 and not Uniform(s, w).below(
+                    int(tu[k * _kernels.DIGIT + digit]),
+                    functools.partial(exp_neg_bounds, digit * (1 << (16 * k)) * gamma)):
+                kept = False
+                break
+            k += 1
+        if kept:
             break
     x = Uniform(s, w)
     j = 0

@@ -21,9 +21,8 @@ from numpy.typing import NDArray
 Bounds = Callable[[int], tuple[Fraction, Fraction]]
 """bits ↦ (lo, hi), rational bounds of a value with hi − lo ≤ 2^−bits (or tighter)."""
 
-M_CAP = 1 << 16
-"""Largest size m of the U table of :func:`geometric_tables`; rarer rates (γ < 2^−16) are
-drawn by CKS Algorithm 2 as such."""
+DIGIT = 1 << 16
+"""Entries per block of :func:`geometric_tables`' U table (one block per base-2^16 digit)."""
 
 
 @functools.lru_cache(maxsize=4096)
@@ -94,16 +93,20 @@ def geometric_tables(num: int, den: int, w: int) -> tuple[int, NDArray[np.int64]
                                                           NDArray[np.int64]]:
     """(m, tu, tv) for the exact geometric law P(Y = y) ∝ e^{−y·γ}, γ = num/den > 0, drawn
     as Y = U + m·V (``_exact_kernels._tgeom``): m = max(1, ⌊den/num⌋), so m·γ is about 1
-    (U is kept with probability about 0.63, V ≥ 1 about e^{−1}); tu[u] = ⌊e^{−u·γ}·2^w⌋ for
-    u < m (tu[0] = 2^w) and tv[j] = ⌊e^{−(j+1)·m·γ}·2^w⌋ up to and including its first 0
-    (about 43/(m·γ) + 1 entries).  When m would exceed :data:`M_CAP`, (0, [], []): the kernel
-    then draws Y by CKS as such (``_exact_kernels._tgeom``).  Cached: the arrays are shared,
-    never written."""
-    if den // num > M_CAP:
-        return 0, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    (U is kept with probability about 0.63, V ≥ 1 about e^{−1}).  For m ≤ 2^16,
+    tu[u] = ⌊e^{−u·γ}·2^w⌋ (u < m; tu[0] = 2^w); for larger m, one block of 2^16 entries per
+    base-2^16 digit position k of u < m, tu[2^16·k + d] = ⌊e^{−d·2^{16k}·γ}·2^w⌋ (at most 4
+    blocks: den < 2^56).  tv[j] = ⌊e^{−(j+1)·m·γ}·2^w⌋ up to and including its first 0 (about
+    43/(m·γ) + 1 entries).  Cached: the arrays are shared, never written."""
     gamma = Fraction(num, den)
     m = max(1, den // num)
-    tu = np.array(_exp_floors(gamma, w, 0, m), dtype=np.int64)
+    if m <= DIGIT:
+        tu = np.array(_exp_floors(gamma, w, 0, m), dtype=np.int64)
+    else:
+        blocks = -(-int(m - 1).bit_length() // 16)
+        tu = np.array([f for k in range(blocks)
+                       for f in _exp_floors(gamma * (1 << (16 * k)), w, 0, DIGIT)],
+                      dtype=np.int64)
     tv = np.array(_exp_floors(m * gamma, w, 1, None), dtype=np.int64)
     return m, tu, tv
 
