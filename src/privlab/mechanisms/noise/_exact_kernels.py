@@ -46,6 +46,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from privlab.mechanisms.noise._thresholds import DIGIT
+
 OUT = -1
 """Returned by the bit-level helpers when the word buffer is exhausted."""
 _MAX_K = 128
@@ -54,9 +56,8 @@ ERR_K = -2
 NEED = -3
 """Returned when a w-bit comparison with an exact threshold tied (probability 2^−w)."""
 NEED_FLAG = 2
-DIGIT = 1 << 16
-"""The U step of :func:`_tgeom` tests e^{−u·γ} one base-2^16 digit of u at a time."""
-"""``st[3]`` after :func:`run` stopped at a sample whose comparison tied."""
+"""``st[3]`` after :func:`run_laplace` / :func:`run_staircase` stopped at a sample whose
+comparison tied."""
 
 
 @numba.njit(cache=True, nogil=True)

@@ -19,7 +19,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from privlab.mechanisms.noise import _exact_kernels as _kernels
-from privlab.mechanisms.noise._thresholds import Bounds, exp_neg_bounds, staircase_core_bounds
+from privlab.mechanisms.noise._thresholds import (
+    DIGIT,
+    Bounds,
+    exp_neg_bounds,
+    staircase_core_bounds,
+)
 
 
 class OutOfWords(Exception):
@@ -82,15 +87,15 @@ def tgeom(s: Stream, gamma: Fraction, m: int, w: int, tu: NDArray[np.int64],
         u = s.uniform(m)
         if u == 0:
             break
-        if m <= _kernels.DIGIT:
+        if m <= DIGIT:
             if Uniform(s, w).below(int(tu[u]), functools.partial(exp_neg_bounds, u * gamma)):
                 break
             continue
         kept, d, k = True, u, 0
         while d > 0:
-            digit, d = d & (_kernels.DIGIT - 1), d >> 16
+            digit, d = d & (DIGIT - 1), d >> 16
             if digit > 0 and not Uniform(s, w).below(
-                    int(tu[k * _kernels.DIGIT + digit]),
+                    int(tu[k * DIGIT + digit]),
                     functools.partial(exp_neg_bounds, digit * (1 << (16 * k)) * gamma)):
                 kept = False
                 break
@@ -107,7 +112,7 @@ def tgeom(s: Stream, gamma: Fraction, m: int, w: int, tu: NDArray[np.int64],
 
 def laplace(s: Stream, gamma: Fraction, m: int, w: int, tu: NDArray[np.int64],
             tv: NDArray[np.int64]) -> int:
-    """``_exact_kernels._laplace_one``: Y from :func:`tgeom`, a sign, (−, 0) rejected."""
+    """``_exact_kernels.run_laplace``, one sample: Y from :func:`tgeom`, a sign, (−, 0) rejected."""
     while True:
         y = tgeom(s, gamma, m, w, tu, tv)
         neg = s.bits(1)
@@ -117,7 +122,8 @@ def laplace(s: Stream, gamma: Fraction, m: int, w: int, tu: NDArray[np.int64],
 
 def staircase(s: Stream, p: int, q: int, core: int, width: int, lo: int, w: int, m: int,
               tu: NDArray[np.int64], tv: NDArray[np.int64]) -> int:
-    """``_exact_kernels._staircase_one``: core iff W < x (exactly), then a cell and a level."""
+    """``_exact_kernels.run_staircase``, one sample: core iff W < x (exactly), then a cell
+    and a level."""
     if Uniform(s, w).below(lo, functools.partial(staircase_core_bounds, p, q, core, width)):
         return s.uniform(2 * core + 1) - core
     c = s.uniform(2 * width)

@@ -22,7 +22,8 @@ Bounds = Callable[[int], tuple[Fraction, Fraction]]
 """bits ↦ (lo, hi), rational bounds of a value with hi − lo ≤ 2^−bits (or tighter)."""
 
 DIGIT = 1 << 16
-"""Entries per block of :func:`geometric_tables`' U table (one block per base-2^16 digit)."""
+"""Entries per block of :func:`geometric_tables`' U table (one block per base-2^16 digit);
+``_exact_kernels._tgeom`` tests e^{−u·γ} one such digit of u at a time."""
 
 
 @functools.lru_cache(maxsize=4096)
