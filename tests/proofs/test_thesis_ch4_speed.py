@@ -324,3 +324,26 @@ def test_oracle_comparison_catches_parts_memoised_without_precision(
         y.log_pieces(-2, 2)
     with mpmath.workdps(40):
         assert y.log_pieces(0.1, 3.7) != _old_log_pieces(y, 0.1, 3.7)
+
+
+def test_rounded_values_do_not_depend_on_the_form_of_the_expression() -> None:
+    """The memo above compared unequal when ``sp.N(expr, 20)`` (accurate, not correctly rounded)
+    met an equal expression of another form.  ``rounded`` is the correctly rounded 20-digit
+    value: every form of m at ε = k/10 gives the Float of the 60-digit mpmath value rounded to
+    20 digits (the mutant ``rounded = sp.N`` is only accurate to 20 digits, so it cannot promise
+    this; this test pins the rule the fix relies on)."""
+    import sympy as sp
+
+    from privlab.proofs.thesis import ch4_symbolic as sy
+
+    sol = sy.solve_m_i()
+    forms = (sol, sp.together(sol), sp.expand(sol), sp.cancel(sol), sy.m_reconstructed())
+    for k in (1, 5, 10, 20, 37):
+        sub = {sy.EPS: sp.Rational(k, 10), sy.DELTA: 1}
+        with mpmath.workdps(60):
+            e = mpmath.mpf(k) / 10
+            ref = (1 - mpmath.exp(-e) - e * mpmath.exp(-e)) / (e * (1 - mpmath.exp(-e)))
+        want = sp.Float(sp.Float(ref, 60), 20)
+        got = {sy.rounded(f.subs(sub), 20) for f in forms}
+        assert got == {want}
+        assert {g._prec for g in got} == {want._prec}

@@ -9,7 +9,8 @@ blocks are summed.  Integer sums do not depend on the order of the blocks, so th
 same bit for bit whatever the number of local worker processes or Dask workers — only ``seed``
 and ``chunk`` matter.  Memory is O(chunk · d + cells) per worker, never O(n).
 
-Local workers use a ``fork`` process pool: the samplers live in a module global inherited by
+Local workers use a ``fork`` process pool (:func:`privlab._procs.fork_pool`: its workers cannot
+miss the SIGTERM that ends them, and a finished pool is closed, not terminated): the samplers live in a module global inherited by
 the children, so closures and lambdas work without pickling.  Dask (``scheduler=ADDRESS`` of a
 ``distributed`` scheduler, or a ``distributed.Client``) ships the samplers with cloudpickle.
 
@@ -31,17 +32,17 @@ from __future__ import annotations
 
 import hashlib
 import math
-import multiprocessing
 import os
 import random
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from privlab import _validate as v
+from privlab._procs import fork_pool
 from privlab.audit import features as ft
 from privlab.audit.cellcount import cell_counts
 from privlab.errors import InvalidParameter
@@ -180,6 +181,7 @@ class Runner:
         """Block digest -> "side phase-block" of every block drawn (repeat detection)."""
         self._pool: Any = None
         self._client: Any = None
+        self._stack = ExitStack()
 
     def __enter__(self) -> Runner:
         if self.scheduler is not None:
@@ -187,14 +189,13 @@ class Runner:
         elif self.workers > 1:
             _JOB.clear()
             _JOB.update(self.samplers, user=self.user)
-            self._pool = multiprocessing.get_context("fork").Pool(self.workers)
+            self._stack.callback(_JOB.clear)
+            self._pool = self._stack.enter_context(fork_pool(self.workers))
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        if self._pool is not None:
-            self._pool.terminate()
-            self._pool.join()
-            _JOB.clear()
+        self._pool = None
+        self._stack.__exit__(*exc)  # closes the pool (terminates it if the body raised)
         if self._client is not None and not _is_client(self.scheduler):
             self._client.close()
 

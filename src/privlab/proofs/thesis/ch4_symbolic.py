@@ -44,6 +44,18 @@ def m0_of_d() -> sp.Expr:
     return (1 - R) / (2 * (D * (1 - R) + R * DELTA))
 
 
+def rounded(expr: sp.Expr, digits: int) -> sp.Float:
+    """``expr`` evaluated to ``digits + 20`` digits, then rounded to ``digits``.
+
+    ``sp.N(expr, digits)`` is accurate to ``digits`` but not correctly rounded: its last bits
+    depend on the form of ``expr``, and equal expressions built in another order (``solve``
+    after the sympy cache saw other work) gave other last bits, so a memoised value differed
+    from a fresh one depending on the tests that ran before.  Rounding a value accurate far
+    beyond the kept digits gives the same Float for every form (unless the value lies within
+    10^-(digits+20) of a rounding boundary)."""
+    return sp.Float(sp.N(expr, digits + 20), digits)
+
+
 # ---- §4.3: m_i --------------------------------------------------------------------------------
 @functools.lru_cache(maxsize=4)
 def solve_m_i(rhs_decays: bool = True) -> sp.Expr:
@@ -89,9 +101,9 @@ def _m_formula_fixed() -> tuple[bool, tuple[tuple[str, tuple[tuple[str, sp.Expr]
         vals = []
         for e in ("0.1", "0.5", "1", "2"):
             sub = {EPS: sp.Rational(e), DELTA: 1}
-            vals.append((e, (("solution", sp.N(sol.subs(sub), 20)),
-                             ("reconstructed", sp.N(m_reconstructed().subs(sub), 20)),
-                             ("literal_reading", sp.N(m_literal().subs(sub), 20)))))
+            vals.append((e, (("solution", rounded(sol.subs(sub), 20)),
+                             ("reconstructed", rounded(m_reconstructed().subs(sub), 20)),
+                             ("literal_reading", rounded(m_literal().subs(sub), 20)))))
     literal_ok = sp.simplify(sol - m_literal()) == 0
     return bool(literal_ok), tuple(vals)
 
@@ -193,7 +205,7 @@ def check_printed_indexing() -> CheckResult:
     # concrete: ε = Δ = 1, d = 1/2, M0 from the printed relation; total mass under reading 0
     sub = {R: sp.exp(-1), DELTA: 1, D: sp.Rational(1, 2)}
     m0_printed = sp.solve(sp.Eq(printed.subs(sub), sp.Rational(1, 2)), M0)[0]
-    mass0 = sp.N(total0.subs(sub).subs(M0, m0_printed), 20)
+    mass0 = rounded(total0.subs(sub).subs(M0, m0_printed), 20)
     # reading 1: zero density on (d, d + Δ); a shift by Δ/2 from d + 1.1Δ lands there
     x, y = sp.Rational(1, 2) + sp.Rational(11, 10), sp.Rational(1, 2) + sp.Rational(6, 10)
     f_x = m0_printed * sp.exp(-1)
