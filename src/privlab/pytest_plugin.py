@@ -11,7 +11,8 @@ assertions of a test session.
   own confidence).
 
 Under pytest-xdist every worker collects the whole session, so m — and each test's share — is
-the same on every worker; the summary is printed per process.
+the same on every worker.  Each worker hands its counts to the controller when it finishes
+(``workeroutput``), and the controller prints one summary line for the whole session.
 """
 
 from __future__ import annotations
@@ -65,6 +66,32 @@ def dp_audit() -> testing.DPAudit:
     budget = testing.session_budget()
     share = budget.share() if budget is not None else 1.0 - testing.DEFAULT_CONFIDENCE
     return testing.DPAudit(share=share)
+
+
+WORKER_KEY = "privlab_dp_budget"
+"""Key of a pytest-xdist worker's counts in its ``workeroutput``."""
+
+
+def pytest_sessionfinish(session: Any) -> None:
+    budget = testing.session_budget()
+    workeroutput = getattr(session.config, "workeroutput", None)  # set on xdist workers only
+    if budget is not None and workeroutput is not None:
+        workeroutput[WORKER_KEY] = {"assertions": budget.assertions,
+                                    "failures": budget.failures, "spent": budget.spent,
+                                    "marked_tests": budget.marked_tests}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """xdist controller: add a finished worker's counts to the session's budget."""
+    budget = testing.session_budget()
+    counts = (getattr(node, "workeroutput", None) or {}).get(WORKER_KEY)
+    if budget is None or not counts:
+        return
+    budget.assertions += int(counts["assertions"])
+    budget.failures += int(counts["failures"])
+    budget.spent += float(counts["spent"])
+    budget.marked_tests = max(budget.marked_tests, int(counts["marked_tests"]))  # the same on all
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

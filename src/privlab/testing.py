@@ -88,6 +88,7 @@ def assert_dp(sample_a: Callable[[int, Any], Any], sample_b: Callable[[int, Any]
     audit and the confirmation draw from two independent child streams.  Other keywords go to
     :func:`~privlab.audit.audit_pair` (``workers``, ``features``, ``objective``…).  Returns the
     :class:`~privlab.audit.AuditResult` when consistent."""
+    __tracebackhide__ = True  # pytest shows the caller's line and the message, not privlab's code
     if confidence is None:
         confidence = DEFAULT_CONFIDENCE
     if not isinstance(confidence, float | int) or not 0.0 < confidence < 1.0:
@@ -129,6 +130,7 @@ class DPAudit:
 
     def assert_dp(self, sample_a: Callable[[int, Any], Any],
                   sample_b: Callable[[int, Any], Any], **kw: Any) -> AuditResult:
+        __tracebackhide__ = True
         if "confidence" in kw:
             raise InvalidParameter("confidence is set by the session budget inside dp_audit; "
                                    "use privlab.testing.assert_dp to choose it yourself")

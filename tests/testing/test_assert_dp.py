@@ -52,3 +52,31 @@ def test_plugin_in_a_user_project(pytester: pytest.Pytester,
     assert "false-alarm budget alpha=0.02 over 2 marked test(s)" in out
     # each marked test's first assertion gets (alpha/m)/2 = 0.005 -> spent 0.01
     assert "spent 0.01" in out
+
+
+def test_failure_shows_the_callers_line_not_privlabs_source(pytester: pytest.Pytester,
+                                                             monkeypatch: pytest.MonkeyPatch
+                                                             ) -> None:
+    """``__tracebackhide__`` in assert_dp and DPAudit.assert_dp: pytest's traceback stops at the
+    user's call (the mutant without it prints privlab's ``raise DPAssertionError(`` line)."""
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    pytester.makepyfile(test_mech=PROJECT)
+    r = pytester.runpytest_inprocess("-p", "privlab.pytest_plugin", "-p", "no:xdist",
+                                     "-p", "no:cacheprovider")
+    r.assert_outcomes(passed=1, failed=1)
+    out = r.stdout.str()
+    assert "dp_audit.assert_dp(lap(0, 0.5)" in out
+    assert "raise DPAssertionError(" not in out
+    assert "privlab/testing.py" not in out
+
+
+def test_budget_line_under_xdist(pytester: pytest.Pytester) -> None:
+    """Under ``-n 2`` the workers' counts reach the controller: one line for the whole session
+    (before, the line vanished: the controller itself had made no assertion)."""
+    pytester.makepyfile(test_mech=PROJECT)
+    r = pytester.runpytest_subprocess("-n", "2",  # the plugin comes from the entry point
+                                      "-p", "no:cacheprovider", "-p", "no:randomly")
+    r.assert_outcomes(passed=1, failed=1)
+    out = r.stdout.str()
+    assert "privlab: 2 DP assertion(s), 1 confirmed violation(s)" in out
+    assert "over 2 marked test(s), spent 0.005" in out  # (0.01/2)/2 per test
