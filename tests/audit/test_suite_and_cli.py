@@ -104,3 +104,20 @@ def test_cli_usage_errors(tmp_path):
 
     assert main(["audit", "laplace", "--samples", "10"]) == 2
     assert main(["audit", "laplace", "--samples", "5000", "--confidence", "1.5"]) == 2
+
+
+def test_cli_progress_says_what_each_audit_run_is():
+    """``privlab audit svt5`` audits two neighbour pairs one after the other (the control's
+    ``pairs``, union bound), and confirms a violation on fresh outputs: stderr says so.  The
+    number of pairs comes from the control, not from the output.  Catches: pilot lines that do
+    not name their pair (two identical ``svt5: pilot …`` lines, the unexplained second audit),
+    no header for K > 1 pairs, a confirmation line that does not say its outputs are fresh."""
+    k = len(make("svt5").pairs)
+    res = CliRunner().invoke(audit, ["svt5", "--samples", "20000", "--workers", "1"])
+    assert res.exit_code == 1, res.output  # svt5 is ∞-DP: a violation of its claim
+    lines = res.stderr.splitlines()
+    assert any(f"svt5: {k} neighbour pairs" in ln and "union bound" in ln for ln in lines)
+    pilots = [ln.split("] ", 1)[1] for ln in lines if ": pilot " in ln]
+    assert len(pilots) == k and len(set(pilots)) == k
+    assert all(p.startswith("svt5 on [") for p in pilots)
+    assert any("confirming the violation on" in ln and "fresh outputs" in ln for ln in lines)

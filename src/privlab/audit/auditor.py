@@ -258,7 +258,9 @@ def audit_pair(sample_a: Sampler, sample_b: Sampler, *, samples: int, confidence
     fa, fb = ft.compute_all(feats, pil_a, features), ft.compute_all(feats, pil_b, features)
     parts = [ev.build_partition(np.concatenate([x, y]), nb) for x, y in zip(fa, fb, strict=True)]
     edges = [p.edges for p in parts]
-    say(f"{name}: pilot {n_pil}/side, {len(feats)} feature(s), selecting on {n_sel}/side")
+    who = name if neighbours is None else \
+        f"{name} on {' vs '.join(_brief(x) for x in neighbours)}"  # which pair (K > 1 pairs)
+    say(f"{who}: pilot {n_pil}/side, {len(feats)} feature(s), selecting on {n_sel}/side")
     with sp.Runner({"a": sample_a, "b": sample_b}, chunk=ch, workers=nw, scheduler=scheduler,
                    user=features, tick=bar) as run:
         # 2. selection, in two independent halves (the pilot belongs to the first)
@@ -287,7 +289,8 @@ def audit_pair(sample_a: Sampler, sample_b: Sampler, *, samples: int, confidence
             # at most two stages (n_conf, then CONFIRM_GROWTH·n_conf) at half the error each
             stages: list[dict[str, Any]] = []
             for st, m in enumerate((n_conf, CONFIRM_GROWTH * n_conf)):
-                say(f"{name}: confirming the violation on {m}/side (stage {st + 1})")
+                say(f"{name}: confirming the violation on {m} fresh outputs/side (stage "
+                    f"{st + 1} of at most 2, the event fixed)")
                 counts = [int(run.histograms(side, m, seqs[8 + 2 * st + k], [feats[fi]],
                                              [part.edges])[0][mask].sum())
                           for k, side in enumerate("ab")]
@@ -308,7 +311,7 @@ def audit_pair(sample_a: Sampler, sample_b: Sampler, *, samples: int, confidence
         "spec": dict(spec) if spec is not None else None})
     if ft.support_sets(feats[fi]) is not None:  # replay needs the value sets
         cex["support"] = ft.support_sets(feats[fi])
-    say(f"{name}: eps_lb={res['eps_lb']:.4g} delta_lb={res['dlb']:.4g} "
+    say(f"{who}: eps_lb={res['eps_lb']:.4g} delta_lb={res['dlb']:.4g} "
         f"({time.perf_counter() - t0:.1f} s)")
     return AuditResult(mechanism=str(name), epsilon_lower_bound=res["eps_lb"],
                        delta_lower_bound=res["dlb"], confidence=conf, samples=n,
@@ -319,6 +322,25 @@ def audit_pair(sample_a: Sampler, sample_b: Sampler, *, samples: int, confidence
                        features=tuple(feats), confirm_confidence=c_conf,
                        event_class=ft.event_class(feats[fi]), seedable=seedable,
                        confirmation=jsonable(confirmation) if confirmation else None)
+
+
+def _brief(x: Any) -> str:
+    """A neighbouring input in a progress line: a number, a vector as runs ``[0×5, 1×5]``, or
+    the shape of a data set."""
+    try:
+        a = np.asarray(x, dtype=float)
+    except (TypeError, ValueError):
+        return str(x)[:40]
+    if a.ndim != 1:
+        return f"{float(a):g}" if a.ndim == 0 else "data set " + "×".join(map(str, a.shape))
+    runs: list[list[Any]] = []
+    for y in a.tolist():
+        if runs and runs[-1][0] == y:
+            runs[-1][1] += 1
+        else:
+            runs.append([y, 1])
+    text = ", ".join(f"{y:g}" + (f"×{k}" if k > 1 else "") for y, k in runs)
+    return f"[{text}]" if len(text) <= 40 else f"vector of {a.size}"
 
 
 def _confirm_level(confirm: Any, confirm_confidence: Any, conf: float) -> float | None:

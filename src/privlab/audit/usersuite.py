@@ -27,13 +27,21 @@ on other samples), so for a suite of correct mechanisms P(any violation reported
 the seed; step (1) only decides which audits are replayed.  A pair list of K pairs splits the
 audit's share again (α/(mK) per pair, the largest bound is kept); a search scores candidate
 pairs by pilot audits on independent streams and audits the chosen pair on fresh samples.
+
+A run always leaves a report.  Every reference is imported and its contract checked before any
+audit runs (:func:`resolve_references`: all bad references in one ``InvalidParameter``); an audit
+that raises while it runs becomes an entry with verdict ``"error"`` and the exception's
+one-line message, and the other audits still run (it counts as not having its expected verdict).
 """
 
 from __future__ import annotations
 
 import csv
+import datetime
+import inspect
 import json
 import pathlib
+import time
 import tomllib
 import zlib
 from collections.abc import Callable, Mapping, Sequence
@@ -48,8 +56,8 @@ from privlab.audit.replay import replay
 from privlab.audit.usercode import factory_sampler, load_reference, mechanism_sampler
 from privlab.errors import InvalidParameter
 
-__all__ = ["AuditSpec", "Suite", "SuiteResult", "load_suite", "parse_audit", "run_audit",
-           "run_suite_file"]
+__all__ = ["AuditSpec", "Suite", "SuiteResult", "check_suite", "load_suite", "parse_audit",
+           "resolve_references", "run_audit", "run_suite_file"]
 
 EXPECT = ("consistent", "violation")
 AUDIT_KEYS = {"name", "sampler", "mechanism", "pairs", "search", "claimed_epsilon", "delta",
@@ -78,6 +86,19 @@ class AuditSpec:
     seedable: bool = True
     """False: the user's sampler ignores ``rng`` (audited with a warning; no same-seed
     guarantee)."""
+
+    def resolve(self) -> Any:
+        """The referenced object, its contract checked without calling it: a factory taking
+        one input, or an object with ``release`` (``InvalidParameter`` naming the audit)."""
+        what = f"audit {self.name!r} {self.kind}"
+        obj = load_reference(self.reference, what=what, base=pathlib.Path(self.base))
+        if self.kind == "sampler" and not (callable(obj) and _takes_one(obj)):
+            raise InvalidParameter(f"{what}={self.reference!r} must be a factory taking one "
+                                   f"input and returning a sampler (n, rng) -> array")
+        if self.kind == "mechanism" and not callable(getattr(obj, "release", None)):
+            raise InvalidParameter(f"{what}={self.reference!r} must have a method "
+                                   f"release(values, *, rng)")
+        return obj
 
     def sampler(self, value: Any) -> Callable[[int, np.random.Generator], Any]:
         obj = load_reference(self.reference, what=f"audit {self.name!r} {self.kind}",
@@ -248,29 +269,78 @@ def _seed(x: Any) -> int:
     return x
 
 
-def check_suite(suite: Suite) -> list[str]:
-    """Import every reference and draw 16 outputs per input (fails with a one-line error)."""
-    lines = []
+def _takes_one(fn: Any) -> bool:
+    try:
+        inspect.signature(fn).bind(0)
+    except TypeError:
+        return False
+    except ValueError:  # builtins without a signature: the call decides
+        return True
+    return True
+
+
+def _one_line(text: str, limit: int = 500) -> str:
+    t = " ".join(str(text).split())
+    return t if len(t) <= limit else t[:limit - 1] + "…"
+
+
+def _all_or_raise(problems: list[str], head: str) -> None:
+    if problems:
+        raise InvalidParameter(f"{len(problems)} {head}: " + "; ".join(
+            _one_line(p) for p in problems))
+
+
+def resolve_references(audits: Sequence[AuditSpec]) -> None:
+    """Import every audit's reference and check its contract (:meth:`AuditSpec.resolve`)
+    before anything runs; every bad reference is named in one ``InvalidParameter``."""
+    problems = []
+    for a in audits:
+        try:
+            a.resolve()
+        except InvalidParameter as exc:
+            problems.append(str(exc))
+    _all_or_raise(problems, "bad reference(s), no audit was run")
+
+
+def check_suite(suite: Suite) -> list[dict[str, Any]]:
+    """Resolve every reference, then draw 16 outputs per input of each audit's first two
+    pairs; every problem is named in one ``InvalidParameter``.  One row per audit."""
+    resolve_references(suite.audits)
+    problems = []
     for a in suite.audits:
-        for x, y in a.candidate_pairs()[:2]:
-            for val in (x, y):
-                a.sampler(val)(16, np.random.default_rng(0))
-        lines.append(f"{a.name}: {a.kind} {a.reference} ok")
-    return lines
+        try:
+            for x, y in a.candidate_pairs()[:2]:
+                for val in (x, y):
+                    a.sampler(val)(16, np.random.default_rng(0))
+        except InvalidParameter as exc:
+            problems.append(str(exc))
+    _all_or_raise(problems, "audit(s) cannot draw outputs")
+    return [{"name": a.name, "kind": a.kind, "reference": a.reference, "ok": True}
+            for a in suite.audits]
 
 
 @attrs.frozen(kw_only=True)
 class SuiteResult:
     suite: Suite
     results: tuple[dict[str, Any], ...]
+    started: str = ""
+    """UTC start of the run, ISO 8601 to the second."""
+    seconds: float = 0.0
+
+    @property
+    def errors(self) -> list[dict[str, Any]]:
+        """Audits that raised (verdict ``"error"``)."""
+        return [r for r in self.results if r["verdict"] == "error"]
 
     @property
     def failures(self) -> list[dict[str, Any]]:
-        return [r for r in self.results if not r["as_expected"]]
+        """Audits that ran and do not have their expected verdict."""
+        return [r for r in self.results if not r["as_expected"] and r["verdict"] != "error"]
 
     @property
     def exit_code(self) -> int:
-        return 1 if self.failures else 0
+        """0 every audit has its expected verdict; 1 not (a failure or an error)."""
+        return 1 if self.failures or self.errors else 0
 
     def to_dict(self) -> dict[str, Any]:
         m = len(self.suite.audits)
@@ -278,8 +348,9 @@ class SuiteResult:
                 "audits": m, "level_per_audit": self.suite.alpha / m,
                 "error_control": ("Bonferroni over the audits; every violation confirmed by a "
                                   "replay on fresh samples at the same level"),
-                "seed": self.suite.seed, "failures": [r["name"] for r in self.failures],
-                "results": list(self.results)}
+                "seed": self.suite.seed, "started": self.started, "seconds": self.seconds,
+                "failures": [r["name"] for r in self.failures],
+                "errors": [r["name"] for r in self.errors], "results": list(self.results)}
 
 
 def _stream(seed: int, name: str) -> np.random.SeedSequence:
@@ -355,10 +426,26 @@ def _jsonable(x: Any) -> Any:
     return x.tolist() if isinstance(x, np.ndarray) else x
 
 
+def _error_entry(a: AuditSpec, level: float, exc: Exception) -> dict[str, Any]:
+    """The result of an audit that raised: verdict "error", the one-line message."""
+    msg = str(exc) if isinstance(exc, InvalidParameter) else f"{type(exc).__name__}: {exc}"
+    return {"name": a.name, "reference": a.reference, "kind": a.kind, "tags": list(a.tags),
+            "claimed_epsilon": a.claimed_epsilon, "delta": a.delta, "objective": a.objective,
+            "samples": a.samples, "confidence": 1 - level, "pairs_audited": 0,
+            "epsilon_lower_bound": None, "delta_lower_bound": None, "structural_leak": False,
+            "event_class": None, "seedable": a.seedable, "first_stage": None,
+            "confirmation": None, "verdict": "error", "expect": a.expect, "as_expected": False,
+            "pair": None, "counterexample": None, "error": _one_line(msg),
+            "error_type": type(exc).__name__}
+
+
 def run_suite_file(suite: Suite, *, workers: int | None = 1, scheduler: Any = None,
                    names: Sequence[str] | None = None,
                    progress: Callable[[str], Any] = lambda m: None) -> SuiteResult:
-    """Run every audit of ``suite`` (or those in ``names``) under one error budget."""
+    """Run every audit of ``suite`` (or those in ``names``) under one error budget.
+
+    Every reference is resolved first (all bad ones in one ``InvalidParameter``, nothing run);
+    an audit that raises is an entry with verdict "error" and the others still run."""
     audits = suite.audits
     if names:
         missing = sorted(set(names) - {a.name for a in audits})
@@ -366,7 +453,19 @@ def run_suite_file(suite: Suite, *, workers: int | None = 1, scheduler: Any = No
             raise InvalidParameter(f"audit name(s) {', '.join(missing)} not in the suite")
         audits = tuple(a for a in audits if a.name in names)
         suite = attrs.evolve(suite, audits=audits)
+    resolve_references(audits)
     level = suite.alpha / len(audits)
-    results = tuple(_run_one(a, level, suite.seed, workers, scheduler, progress)
-                    for a in audits)
-    return SuiteResult(suite=suite, results=results)
+    started = datetime.datetime.now(datetime.UTC).replace(microsecond=0).isoformat()
+    t_run = time.perf_counter()
+    results = []
+    for i, a in enumerate(audits):
+        progress(f"audit {a.name} ({i + 1}/{len(audits)})")
+        t0 = time.perf_counter()
+        try:
+            r = _run_one(a, level, suite.seed, workers, scheduler, progress)
+        except Exception as exc:  # the user's code raised: an error entry, the others run
+            r = _error_entry(a, level, exc)
+            progress(f"audit {a.name}: error: {r['error']}")
+        results.append({**r, "seconds": time.perf_counter() - t0})
+    return SuiteResult(suite=suite, results=tuple(results), started=started,
+                       seconds=time.perf_counter() - t_run)

@@ -1,6 +1,6 @@
 """``privlab audit-suite``: run a TOML file of audits of the user's own mechanisms.
 
-    privlab audit-suite check SUITE.toml
+    privlab audit-suite check SUITE.toml [--format table|json]
     privlab audit-suite run SUITE.toml [--out DIR] [--format table|json|junit] [--alpha A]
                             [--samples N] [--only NAME]… [--workers W] [--scheduler ADDRESS]
 
@@ -10,8 +10,16 @@ samples) are described in :mod:`privlab.audit.usersuite` and docs/auditing-your-
 ``counterexamples/NAME.json`` (replayable with ``privlab audit --replay``); only these files
 are written or replaced, nothing else in DIR is touched.
 
+Every reference is imported and checked before any audit runs: bad references (all of them,
+in one ``error: …`` line) are bad usage and nothing runs or is written.  An audit that raises
+while it runs is reported, not fatal: verdict ``error`` in ``suite.json`` with the exception's
+one-line message, an ``<error>`` entry in ``junit.xml``; the other audits still run and the
+files are written.  JUnit carries ``time`` and ``timestamp`` and, per audit, ``classname``
+``privlab.audit_suite.STEM`` (STEM: the suite file's name without ``.toml``) and ``time``.
+
 Exit status: 0 every audit has its expected verdict (``expect``, default "consistent"), 1 some
-audit does not, 2 bad usage (one ``error: …`` line).
+audit does not or raised (the report is written), 2 bad usage: a bad suite file or bad
+references (one ``error: …`` line, nothing run, nothing written).
 """
 
 from __future__ import annotations
@@ -23,7 +31,14 @@ from typing import Any
 
 import click
 
-from privlab.commands._common import EXIT_FAILED, EXIT_OK, emit, exit_with, progress
+from privlab.commands._common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    emit,
+    exit_with,
+    format_option,
+    progress,
+)
 
 
 @click.group("audit-suite")
@@ -33,12 +48,18 @@ def audit_suite() -> None:
 
 @audit_suite.command("check")
 @click.argument("suite", type=str)
-def check(suite: str) -> None:
-    """Validate SUITE: keys, references importable, samplers return outputs of the right shape."""
+@format_option
+def check(suite: str, fmt: str) -> None:
+    """Validate SUITE: keys, references importable, samplers return outputs of the right shape.
+
+    Exit 0 when all is well; 2 with one ``error: …`` line naming every bad reference."""
     from privlab.audit.usersuite import check_suite, load_suite
 
-    for line in check_suite(load_suite(suite)):
-        click.echo(line)
+    s = load_suite(suite)
+    rows = check_suite(s)
+    d = {"suite": s.name, "path": s.path, "ok": True, "audits": rows}
+    emit(d, fmt, lambda: "\n".join(f"{r['name']}: {r['kind']} {r['reference']} ok"
+                                   for r in rows))
     exit_with(EXIT_OK)
 
 
@@ -58,7 +79,12 @@ def check(suite: str) -> None:
 @click.option("--scheduler", type=str, default=None, help="Dask scheduler address.")
 def run(suite: str, out: str | None, fmt: str, alpha: float | None, samples: int | None,
         only: tuple[str, ...], workers: int, scheduler: str | None) -> None:
-    """Run every audit of SUITE under one family-wise error budget."""
+    """Run every audit of SUITE under one family-wise error budget.
+
+    References are all checked first (bad ones: exit 2, nothing run or written).  An audit that
+    raises is reported as an error (JUnit <error>, verdict "error" in suite.json) and the others
+    still run.  Exit 0 every audit has its expected verdict; 1 some audit does not or raised
+    (report written); 2 bad usage."""
     from privlab.audit.usersuite import load_suite, run_suite_file
 
     s = load_suite(suite, alpha=alpha, samples=samples)
@@ -76,8 +102,9 @@ def run(suite: str, out: str | None, fmt: str, alpha: float | None, samples: int
 
 
 def _line(r: dict[str, Any]) -> dict[str, Any]:
+    eps = r["epsilon_lower_bound"]
     return {"audit": r["name"], "claimed ε": r["claimed_epsilon"], "δ": r["delta"],
-            "ε lower bound": r["epsilon_lower_bound"], "verdict": r["verdict"],
+            "ε lower bound": "" if eps is None else eps, "verdict": r["verdict"],
             "expected": r["expect"], "ok": "yes" if r["as_expected"] else "NO",
             "structural": "yes" if r["structural_leak"] else ""}
 
@@ -87,12 +114,18 @@ def markdown(d: dict[str, Any]) -> str:
     fails = [r for r in d["results"] if not r["as_expected"]]
     head = [f"# Audit suite {d['suite']}", "",
             f"**{'FAIL' if fails else 'PASS'}**: {len(d['results']) - len(fails)} of "
-            f"{len(d['results'])} audits have their expected verdict.", "",
+            f"{len(d['results'])} audits have their expected verdict"
+            + (f" ({len(d.get('errors', []))} raised and have none)." if d.get("errors")
+               else "."), "",
             f"Error control: family-wise false-alarm budget α = {d['alpha']:g} over "
             f"{d['audits']} audits ({d['error_control']}; {d['level_per_audit']:.3g} each).", ""]
     if fails:
         head += ["## Findings", ""]
         for r in fails:
+            if r["verdict"] == "error":
+                head.append(f"- **{r['name']}** ({r['reference']}): the audit raised, no "
+                            f"verdict: {r['error']}")
+                continue
             cex = r.get("counterexample") or {}
             head.append(f"- **{r['name']}** ({r['reference']}): verdict {r['verdict']}, "
                         f"expected {r['expect']}; ε lower bound "
@@ -116,17 +149,31 @@ def _md_table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(out)
 
 
+def classname(path: str) -> str:
+    """The JUnit ``classname`` of a suite file's audits: ``privlab.audit_suite.STEM``."""
+    return "privlab.audit_suite." + (re.sub(r"[^A-Za-z0-9_]", "_", Path(path).stem) or "suite")
+
+
 def junit_xml(d: dict[str, Any]) -> str:
-    """JUnit XML: one testcase per audit, a failure when the verdict is not the expected one."""
-    fails = [r for r in d["results"] if not r["as_expected"]]
+    """JUnit XML: one testcase per audit, a failure when the verdict is not the expected one,
+    an error when the audit raised; run time and start (UTC) on the testsuite."""
+    errors = [r for r in d["results"] if r["verdict"] == "error"]
+    fails = [r for r in d["results"] if not r["as_expected"] and r["verdict"] != "error"]
     ts = ET.Element("testsuite", name=f"privlab audit-suite {d['suite']}",
-                    tests=str(len(d["results"])), failures=str(len(fails)), errors="0")
+                    tests=str(len(d["results"])), failures=str(len(fails)),
+                    errors=str(len(errors)), skipped="0", time=f"{d.get('seconds', 0.0):.3f}",
+                    timestamp=str(d.get("started", ""))[:19])
     props = ET.SubElement(ts, "properties")
     ET.SubElement(props, "property", name="alpha", value=repr(d["alpha"]))
     ET.SubElement(props, "property", name="error_control", value=d["error_control"])
+    cls = classname(d["path"])
     for r in d["results"]:
-        tc = ET.SubElement(ts, "testcase", classname="privlab.audit", name=r["name"])
-        if not r["as_expected"]:
+        tc = ET.SubElement(ts, "testcase", classname=cls, name=r["name"],
+                           time=f"{r.get('seconds', 0.0):.3f}")
+        if r["verdict"] == "error":
+            ET.SubElement(tc, "error", message=r["error"], type=r["error_type"]).text = (
+                f"{r['kind']} {r['reference']}: {r['error']}")
+        elif not r["as_expected"]:
             f = ET.SubElement(tc, "failure", message=(
                 f"verdict {r['verdict']} (expected {r['expect']}): epsilon lower bound "
                 f"{r['epsilon_lower_bound']:.6g} vs claimed {r['claimed_epsilon']:g}"))
