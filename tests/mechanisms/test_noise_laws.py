@@ -28,12 +28,18 @@ sens_st = st.floats(0.1, 10.0)
 gamma_st = st.floats(0.0, 1.0)
 
 
-def _ref_pdf(x, eps, delta, d):
+def _ref_m0(eps, delta, d):
+    """M0 from ∫f = 1: 2d·M0 + 2Δ·M0·Σ_{k≥1} r^k = 1 (the series summed by mpmath)."""
+    r = mpmath.e ** (-eps)
+    return 1 / (2 * d + 2 * delta * mpmath.nsum(lambda k: r**k, [1, mpmath.inf]))
+
+
+def _ref_pdf(x, eps, delta, d, m0=None):
     """Theorem 1 density written independently (mpmath): M0 on [-d, d], M0 e^{-kε} on the
     k-th step (k ≥ 1) of width Δ beyond d; M0 from ∫f = 1."""
     eps, delta, d, x = map(mpmath.mpf, (eps, delta, d, x))
     r = mpmath.e ** (-eps)
-    m0 = 1 / (2 * d + 2 * delta * mpmath.nsum(lambda k: r**k, [1, mpmath.inf]))
+    m0 = _ref_m0(eps, delta, d) if m0 is None else m0
     a = abs(x)
     if a <= d:
         return m0
@@ -42,16 +48,20 @@ def _ref_pdf(x, eps, delta, d):
 
 
 def _ref_moment(power, eps, delta, d, steps=None):
-    """∫ |x|^power f(x) dx by mpmath quadrature on each constant piece (30 digits)."""
+    """∫ |x|^power f(x) dx at 30 digits: quadrature on the core, x^p integrated in closed form
+    on each constant step (the series truncated where e^{-kε} < e^{-60})."""
     with mpmath.workdps(30):
         eps, delta, d = mpmath.mpf(eps), mpmath.mpf(delta), mpmath.mpf(d)
         total = 2 * mpmath.quad(lambda x: x**power * _ref_pdf(x, eps, delta, d), [0, d]) \
             if d > 0 else mpmath.mpf(0)
         n = steps or int(60 / eps) + 20
+        m0 = _ref_m0(eps, delta, d)  # once: the density is constant on each step
         for k in range(n):
             a, b = d + k * delta, d + (k + 1) * delta
             mid = (a + b) / 2
-            total += 2 * mpmath.quad(lambda x: x**power, [a, b]) * _ref_pdf(mid, eps, delta, d)
+            # ∫_a^b x^p dx in closed form (the former per-step quadrature gave the same digits)
+            step = (b ** (power + 1) - a ** (power + 1)) / (power + 1)
+            total += 2 * step * _ref_pdf(mid, eps, delta, d, m0)
         return total
 
 
