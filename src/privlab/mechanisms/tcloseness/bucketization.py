@@ -111,6 +111,13 @@ class TCloseRelease:
     group: np.ndarray
     bucket: np.ndarray
     plan: CountPlan
+    keys: np.ndarray | None = None
+    """Numeric sort key of each value (:func:`confidential_ranks`: the position in the order of
+    an ordinal attribute); None: the values are numbers and are their own keys."""
+
+    @property
+    def sort_keys(self) -> np.ndarray:
+        return self.values if self.keys is None else self.keys
 
     @property
     def t(self) -> Fraction:
@@ -128,8 +135,9 @@ class TCloseRelease:
         """(min, max) confidential value of each bucket (ranges may touch when values tie)."""
         out = []
         for j in range(self.plan.b):
-            v = self.values[self.bucket == j]
-            out.append((v.min().item(), v.max().item()))
+            sel = self.bucket == j
+            v, key = self.values[sel], self.sort_keys[sel]
+            out.append((_py(v[np.argmin(key)]), _py(v[np.argmax(key)])))
         return out
 
     def bucket_midpoints(self) -> np.ndarray:
@@ -139,7 +147,7 @@ class TCloseRelease:
     def anatomy(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Anatomy's second table: (group, value, bucket) sorted by group then value; the
         first table is every record's QIs with :attr:`group`."""
-        o = np.lexsort((self.values, self.group))
+        o = np.lexsort((self.sort_keys, self.group))
         return self.group[o], self.values[o], self.bucket[o]
 
     def permuted(self, *, rng: RngLike = None) -> tuple[np.ndarray, np.ndarray]:
@@ -158,6 +166,11 @@ class TCloseRelease:
         d = self.plan.to_dict()
         d.update(n_groups=self.n_groups, bucket_ranges=self.bucket_ranges())
         return d
+
+
+def _py(x: Any) -> Any:
+    """A numpy scalar as the Python value it holds (ints, floats and strings alike)."""
+    return x.item() if isinstance(x, np.generic) else x
 
 
 def partition_alg_7_1(values: Any, k: int) -> np.ndarray:
@@ -200,7 +213,7 @@ def release_t_close(values: Any, t: TLike, l: int = 1, *, qi: Any = None,  # noq
                     b: int | None = None, order: Sequence[Any] | None = None) -> TCloseRelease:
     """The bucketization construction of thesis §7.2.2 / ins15 §6.3 (see module docstring)."""
     arr = np.asarray(values)
-    confidential_ranks(arr, order)  # validates
+    keys = confidential_ranks(arr, order)  # validates
     n = len(arr)
     p = plan(n, t, l, b)
     bucket = bucketize(arr, p.b, order=order)
@@ -210,7 +223,8 @@ def release_t_close(values: Any, t: TLike, l: int = 1, *, qi: Any = None,  # noq
                              for j in range(p.b)])
     group = np.empty(n, dtype=np.int64)
     group[o] = labels
-    return TCloseRelease(values=arr, group=group, bucket=bucket, plan=p)
+    return TCloseRelease(values=arr, group=group, bucket=bucket, plan=p,
+                         keys=None if order is None else keys)
 
 
 def utility(release: TCloseRelease, *, qi: Any = None, rng: RngLike = None) -> dict[str, Any]:
