@@ -71,8 +71,11 @@ def audit_dp_release(cfg: ReleaseConfig, *, samples: int = 20000, rng: Any = Non
     """
 
     x, xp, why = adversarial_pair(cfg)
+    # The configuration's law (the continuous Laplace of the papers); the float safety of what
+    # ``privlab release`` writes is the grid noise's (tests/mechanisms/test_release_float_safe).
     rel = DPRelease(microaggregation=cfg.microaggregation, k=cfg.k, epsilon=cfg.epsilon,
-                    noise_scale=cfg.noise_scale, noise=cfg.noise, rows=cfg.rows)
+                    noise_scale=cfg.noise_scale, noise=cfg.noise, rows=cfg.rows,
+                    noise_mode="fast")
     bounds = [0.0, 1.0]
 
     def sampler(data: np.ndarray) -> Any:
@@ -80,7 +83,8 @@ def audit_dp_release(cfg: ReleaseConfig, *, samples: int = 20000, rng: Any = Non
             if len(data) != cfg.n:  # add/remove: the row count is itself released
                 r2 = DPRelease(microaggregation=rel.microaggregation, k=min(cfg.k, len(data)),
                                epsilon=cfg.epsilon, noise_scale=float(
-                                   cfg.scale_per_unit), noise=cfg.noise, rows=cfg.rows)
+                                   cfg.scale_per_unit), noise=cfg.noise, rows=cfg.rows,
+                               noise_mode="fast")
                 out = r2.sample(data, bounds, t, rng=rng)
                 f = release_features(out)
                 return np.concatenate([np.full((t, 1), len(data)), f[:, :1]], axis=1)

@@ -164,6 +164,11 @@ def _release_cmd(method: str) -> Any:
     @click.option("--noise", type=click.Choice(["shared", "per-record"]), default="shared")
     @click.option("--rows", type=click.Choice(["aligned", "shuffled"]), default="shuffled")
     @click.option("--clamp/--no-clamp", default=True, show_default=True)
+    @click.option("--noise-mode", type=click.Choice(["safe", "fast"]), default="safe",
+                  show_default=True,
+                  help="safe: exact integer noise on a power-of-two grid, the certificate's ε "
+                       "is that of the written values; fast: float Laplace noise, whose low-"
+                       "order bits leak (certificate: float_safe false, a warning).")
     @click.option("--drop-other", is_flag=True,
                   help="Drop the input columns that are not released (default: refuse them; "
                        "a DP release cannot pass a column through unchanged).")
@@ -172,15 +177,21 @@ def _release_cmd(method: str) -> Any:
     @format_option
     def cmd(input_: str, output: str, epsilon: float, k: int, columns: str | None,
             bounds: str | None, taxonomy: tuple[str, ...], noise_scale: str, noise: str,
-            rows: str, clamp: bool, drop_other: bool, allow_uncertified: bool, seed: int,
-            fmt: str) -> None:
+            rows: str, clamp: bool, noise_mode: str, drop_other: bool,
+            allow_uncertified: bool, seed: int, fmt: str) -> None:
         import numpy as np
 
         from privlab.mechanisms.releases.numerical import DPRelease
-        from privlab.verify.releases.certificate import certify_release
+        from privlab.verify.releases.certificate import certify_release, recheck_written
 
         check_output(output, {"input": input_})
+        if noise_mode == "fast":
+            click.echo("warning: --noise-mode fast writes float Laplace noise, whose low-order "
+                       "bits leak the centroids: the file is not ε-DP as written "
+                       "(docs/threat-model.md)", err=True)
         if taxonomy:
+            if noise_mode != "safe":
+                raise InvalidParameter("noise_mode='fast' is not offered with --taxonomy")
             from privlab.commands.dp_release_mixed import run_mixed_release
 
             c = run_mixed_release(method, input_, output, epsilon, k, columns, bounds,
@@ -211,16 +222,20 @@ def _release_cmd(method: str) -> Any:
                       for i, r in enumerate(data)], dtype=float)
         check_in_bounds(x, [t[0] for t in b], [t[1] for t in b], cols)
         rel = DPRelease(microaggregation=micro, k=k if micro != "none" else 1, epsilon=epsilon,
-                        noise_scale=noise_scale, noise=noise, rows=rows, clamp=clamp)
-        cert = certify_release(rel, len(x), len(cols)).to_dict()
+                        noise_scale=noise_scale, noise=noise, rows=rows, clamp=clamp,
+                        noise_mode=noise_mode)
+        cert = certify_release(rel, len(x), len(cols), bounds=b).to_dict()
         if not cert["holds"]:
             refuse_uncertified(f"{method} at epsilon={plain(epsilon)}",
                                loss_text(cert), fix_hint(rows, noise, cert),
                                allow_uncertified)
         out = rel.release(x, b, rng=seed)
+        data_bytes = csv_bytes(cols, out.tolist())
+        if noise_mode == "safe":
+            cert["recheck"] = recheck_written(data_bytes, cols, rel.grid(b, len(x)), clamp)
         full = jsonable({"method": method, **cert, "columns": cols,
                          "dropped_columns": dropped, "row_order": row_order(rows)})
-        write_release(output, csv_bytes(cols, out.tolist()), full)
+        write_release(output, data_bytes, full)
         d = jsonable({"output": output, "certificate": f"{output}.cert.json",
                       "rows": len(out), **full})
         emit(d, fmt, lambda: f"wrote {output} ({len(out)} rows) and {output}.cert.json; "

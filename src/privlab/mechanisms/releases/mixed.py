@@ -47,6 +47,7 @@ from privlab.mechanisms.microaggregation.semantic import (
     NumericDomain,
 )
 from privlab.mechanisms.microaggregation.taxonomy import Taxonomy
+from privlab.mechanisms.releases.grid import GridNoise, largest_cluster
 
 __all__ = ["BUDGETS", "EM_FACTORS", "MICROAGGREGATIONS", "MixedDPRelease"]
 
@@ -84,6 +85,13 @@ class MixedDPRelease:
     (thesis Algorithm 6.3; default with ``microaggregation="none"``)."""
     clamp: bool = False
     """Clamp released numerical centroids to their domain [lo, hi] (post-processing)."""
+    noise_mode: str = attrs.field(default="safe", validator=v.attrs_validator(
+        lambda n, x: v.one_of(n, x, ("safe", "fast"))))
+    """Numerical centroids: "safe" — exact integer noise on a power-of-two grid
+    (:class:`~privlab.mechanisms.releases.grid.GridNoise`, float-safe); "fast" — float Laplace
+    noise (simulation of the continuous law; its low-order bits leak).  The categorical
+    centroids are concepts (no float output): the exponential mechanism's probabilities are
+    computed in doubles in both modes."""
 
     @em_factor.default
     def _em_factor_default(self) -> str:
@@ -126,6 +134,13 @@ class MixedDPRelease:
         if self.microaggregation == "none":
             return m / self.epsilon
         return (n / self.k) * m / (self.k * self.epsilon)
+
+    def grid(self, n: int) -> GridNoise:
+        """Safe mode's grid of the numerical attributes (in their order) on n records."""
+        doms = [a for a in self.attributes if isinstance(a, NumericDomain)]
+        k = 1 if self.microaggregation == "none" else self.k
+        return GridNoise.plan([(a.lo, a.hi) for a in doms], self.scale(n),
+                              largest_cluster(n, k))
 
     @property
     def distance(self) -> HeterogeneousDistance:
@@ -183,13 +198,20 @@ class MixedDPRelease:
         lab = self.labels(enc)
         q = int(lab.max()) + 1
         s = self.scale(n)
+        grid = self.grid(n) if self.noise_mode == "safe" and any(
+            isinstance(a, NumericDomain) for a in self.attributes) else None
         cols: list[np.ndarray] = []
+        num = 0
         for j, a in enumerate(self.attributes):
             if isinstance(a, NumericDomain):
                 cen = np.bincount(lab, weights=enc[:, j], minlength=q) / np.bincount(lab)
-                noisy = cen + g.laplace(size=q) * s * a.width
-                if self.clamp:
-                    noisy = np.clip(noisy, a.lo, a.hi)
+                if grid is not None:
+                    noisy = grid.noisy(num, cen, np.arange(q), 1, False, self.clamp, g)[0]
+                else:
+                    noisy = cen + g.laplace(size=q) * s * a.width
+                    if self.clamp:
+                        noisy = np.clip(noisy, a.lo, a.hi)
+                num += 1
                 cols.append(noisy[lab].astype(object))
             else:
                 em = self.centroid_mechanism(a, n)

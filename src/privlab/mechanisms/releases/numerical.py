@@ -14,6 +14,13 @@ Pipeline (numerical attributes, declared domain [lo_j, hi_j], range Δ_j = hi_j 
 4. optionally clamp to the domain (post-processing), and keep rows aligned with the input
    records or shuffle them.
 
+``noise_mode="safe"`` (the default) draws step 3 exactly on a power-of-two grid per attribute
+(:class:`~privlab.mechanisms.releases.grid.GridNoise`): every value written is a grid point, a
+deterministic function of integer noise, so the doubles carry nothing beyond the discrete
+mechanism (Mironov 2012).  ``noise_mode="fast"`` adds float Laplace noise
+(``rng.laplace()·scale``): the law of the paper's continuous mechanism, for simulation only —
+its low-order bits leak the centroid, so it is not ε-DP as written (``docs/threat-model.md``).
+
 Which configurations are ε-DP is decided in :mod:`privlab.verify.releases.certificate`.
 
 The partition comes from :func:`privlab.mechanisms.microaggregation.dp_release_labels`.
@@ -31,8 +38,11 @@ from privlab._rng import as_generator
 from privlab.errors import InvalidParameter
 from privlab.mechanisms import microaggregation
 from privlab.mechanisms.releases.config import ReleaseConfig
+from privlab.mechanisms.releases.grid import GridNoise, largest_cluster
 
-__all__ = ["DPRelease", "order_partition"]
+__all__ = ["NOISE_MODES", "DPRelease", "order_partition"]
+
+NOISE_MODES = ("safe", "fast")
 
 
 def order_partition(u: np.ndarray, k: int, kind: str) -> tuple[np.ndarray, str]:
@@ -78,6 +88,10 @@ class DPRelease:
     noise: str = "shared"
     rows: str = "shuffled"
     clamp: bool = False
+    noise_mode: str = attrs.field(default="safe", validator=v.attrs_validator(
+        lambda n, x: v.one_of(n, x, NOISE_MODES)))
+    """"safe": exact integer noise on a power-of-two grid (float-safe, module docstring);
+    "fast": float Laplace noise (simulation of the continuous law; leaks through its bits)."""
 
     def config(self, n: int, m: int, neighbour: str = "substitute") -> ReleaseConfig:
         return ReleaseConfig(microaggregation=self.microaggregation, noise_scale=self.noise_scale,
@@ -98,11 +112,45 @@ class DPRelease:
             cen[:, j] = (sums / np.bincount(lj))[lj]
         return cen, lab, src
 
+    def grid(self, bounds: Any, n: int) -> GridNoise:
+        """The grid and integer noise rates of the safe mode for n records in ``bounds``
+        (public parameters only)."""
+        b = np.asarray(bounds, dtype=float).reshape(-1, 2)
+        m = b.shape[0]
+        k = 1 if self.microaggregation == "none" else self.k
+        return GridNoise.plan(b, self.config(n, m).scale_per_unit, largest_cluster(n, k))
+
     def sample(self, x: Any, bounds: Any, shape: int = 1, *, rng: Any = None) -> np.ndarray:
         """``shape`` independent releases, array (shape, n, m) (vectorized over releases)."""
         g = as_generator(rng)
         t = v.positive_int("shape", shape)
         x, b = _check_data(x, bounds)
+        n, m = x.shape
+        if self.noise_mode == "safe":
+            out = self._sample_safe(x, b, t, g)
+        else:
+            out = self._sample_fast(x, b, t, g)
+        if self.rows == "shuffled":
+            perm = np.argsort(g.random((t, n)), axis=1)
+            out = np.take_along_axis(out, perm[:, :, None], axis=1)
+        return out
+
+    def _sample_safe(self, x: np.ndarray, b: np.ndarray, t: int,
+                     g: np.random.Generator) -> np.ndarray:
+        n, m = x.shape
+        grid = self.grid(b, n)
+        u = (x - b[:, 0]) / (b[:, 1] - b[:, 0])
+        lab, _ = order_partition(u, self.k, self.microaggregation)
+        per_record = self.noise == "per-record" or self.microaggregation == "none"
+        out = np.empty((t, n, m))
+        for j in range(m):
+            lj = lab if lab.ndim == 1 else lab[:, j]
+            cen = np.bincount(lj, weights=x[:, j]) / np.bincount(lj)
+            out[:, :, j] = grid.noisy(j, cen, lj, t, per_record, self.clamp, g)
+        return out
+
+    def _sample_fast(self, x: np.ndarray, b: np.ndarray, t: int,
+                     g: np.random.Generator) -> np.ndarray:
         n, m = x.shape
         cen, lab, _ = self.aggregate(x, b)
         scale = self.config(n, m).scale_per_unit * (b[:, 1] - b[:, 0])
@@ -116,9 +164,6 @@ class DPRelease:
         out = cen[None] + noise
         if self.clamp:
             out = np.clip(out, b[:, 0], b[:, 1])
-        if self.rows == "shuffled":
-            perm = np.argsort(g.random((t, n)), axis=1)
-            out = np.take_along_axis(out, perm[:, :, None], axis=1)
         return out
 
     def release(self, x: Any, bounds: Any, *, rng: Any = None) -> np.ndarray:

@@ -31,10 +31,21 @@ What is released, and the sound bound on S used (q = ⌊n/k⌋ clusters, sizes f
   per attribute, each by ≤ 1); the others move with their centroid (Σ ≤ 1 per attribute for
   IR, ≤ m per cluster for MDAV).  IR: S ≤ m·(q + 1); MDAV: S ≤ 2·q·m; both capped at n·m.
 * no microaggregation (k = 1): S = m (one record changes by at most its range in each attr).
+
+What is *written* (:func:`certify_release` with the release's ``noise_mode``): in the default
+safe mode the noise is exact integer noise on a power-of-two grid
+(:class:`~privlab.mechanisms.releases.grid.GridNoise`), and the ε of the written values is
+ε_written = max_j(γ_j Δ_j/Λ_j)·S + SLACK·Σ_j γ_j·N_j (rounding of the centroids to the grid and
+their float error add at most SLACK grid units per changed coordinate; N_j = 1 for k = 1, q for
+shared noise, n for per-record noise), computed exactly; the certificate's ε is that one.  In
+fast mode (float Laplace) the law is (S/s)-DP but the written doubles are not ε-DP for any ε
+(Mironov 2012): the certificate says ``float_safe: false`` and warns.
 """
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
 from typing import Any
 
 import attrs
@@ -60,19 +71,31 @@ class ReleaseCertificate:
     sensitivity: float | None = None
     counterexample: dict[str, Any] | None = None
     exact: dict[str, Any] | None = None
+    noise: dict[str, Any] | None = None
+    """How the noise of the written file is drawn (:func:`certify_release`); None: the law only."""
+    written_epsilon: Fraction | None = None
+    """Safe mode: the exact ε of the written values (``certified_epsilon`` is it, rounded up)."""
 
     @property
     def holds(self) -> bool:
-        """The requested ε is established."""
+        """The requested ε is established (exactly, for the written values in safe mode)."""
+        if self.written_epsilon is not None:
+            return self.written_epsilon <= Fraction(self.config.epsilon)
         return (self.certified_epsilon is not None
                 and self.certified_epsilon <= self.config.epsilon * (1 + 1e-12))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"mechanism": "dp-release", "parameters": self.config.to_dict(),
-                "certified_epsilon": self.certified_epsilon, "requested_epsilon":
-                self.config.epsilon, "holds": self.holds, "reason": self.reason,
-                "argument": self.argument, "sensitivity_units": self.sensitivity,
-                "counterexample": self.counterexample, "exact": self.exact}
+        out = {"mechanism": "dp-release", "parameters": self.config.to_dict(),
+               "certified_epsilon": self.certified_epsilon, "requested_epsilon":
+               self.config.epsilon, "holds": self.holds, "reason": self.reason,
+               "argument": self.argument, "sensitivity_units": self.sensitivity,
+               "counterexample": self.counterexample, "exact": self.exact}
+        if self.noise is not None:
+            out["noise"] = self.noise
+            out["float_safe"] = bool(self.noise.get("float_safe"))
+        if self.written_epsilon is not None:
+            out["written_epsilon_exact"] = str(self.written_epsilon)
+        return out
 
 
 def leak_pair(cfg: ReleaseConfig) -> dict[str, Any] | None:
@@ -169,12 +192,81 @@ def _sensitivity_bound(cfg: ReleaseConfig) -> tuple[float, str]:
         "per-record noise, aligned: per cluster <= m for the stayers and <= m for the newcomer")
 
 
+FAST_WARNING = ("noise_mode=fast: float Laplace noise; the written doubles carry the "
+                "centroids' low-order bits, so the file is not ε-DP for any ε (Mironov 2012, "
+                "docs/threat-model.md). The ε above is that of the continuous law only.")
+
+
+def changed_coordinates(cfg: ReleaseConfig) -> int:
+    """N: how many released coordinates of one attribute a neighbour can change (k = 1: one
+    record; shared noise: every cluster's centroid; per-record noise: every row)."""
+    if cfg.microaggregation == "none" or cfg.k == 1:
+        return 1
+    return cfg.clusters if cfg.noise == "shared" else cfg.n
+
+
+def _round_up(x: Fraction) -> float:
+    f = float(x)
+    return f if Fraction(f) >= x else math.nextafter(f, math.inf)
+
+
 def certify_release(release: Any, n: int, m: int,
-                    neighbour: Neighbour | str = Neighbour.SUBSTITUTE) -> ReleaseCertificate:
+                    neighbour: Neighbour | str = Neighbour.SUBSTITUTE, *,
+                    bounds: Any = None) -> ReleaseCertificate:
     """The certificate of a configured
-    :class:`~privlab.mechanisms.releases.numerical.DPRelease` on an n × m table (the
-    orchestration of a release and its certificate lives here and in the commands, above both
-    the mechanism and the checker)."""
+    :class:`~privlab.mechanisms.releases.numerical.DPRelease` on an n × m table with domains
+    ``bounds`` (the orchestration of a release and its certificate lives here and in the
+    commands, above both the mechanism and the checker).
+
+    Safe mode (the default) needs ``bounds``: the grid and the exact ε of the written values
+    (module docstring) replace the law's ε.  Without ``bounds`` the law alone is certified."""
     c = release.config(n, m, neighbour)
-    return certify_dp_release(c.microaggregation, c.noise_scale, n, c.k, c.epsilon, m,
+    cert = certify_dp_release(c.microaggregation, c.noise_scale, n, c.k, c.epsilon, m,
                               c.noise, c.rows, neighbour)
+    mode = getattr(release, "noise_mode", "fast")
+    if mode == "fast":
+        return attrs.evolve(cert, noise={"implementation": "float Laplace (numpy "
+                                         "Generator.laplace times the scale)",
+                                         "float_safe": False, "warning": FAST_WARNING})
+    if bounds is None:
+        return cert
+    grid = release.grid(bounds, n)
+    noise = {**grid.to_dict(), "law_epsilon": cert.certified_epsilon,
+             "changed_coordinates_per_attribute": changed_coordinates(c)}
+    if cert.certified_epsilon is None or cert.sensitivity is None:
+        return attrs.evolve(cert, noise=noise)
+    eps = grid.written_epsilon(cert.sensitivity, changed_coordinates(c))
+    noise["written_epsilon"] = str(eps)
+    ok = eps <= Fraction(c.epsilon)
+    return attrs.evolve(
+        cert, noise=noise, written_epsilon=eps, certified_epsilon=_round_up(eps),
+        reason=(f"{cert.reason}; written on a power-of-two grid with exact integer noise: "
+                f"ε of the written values = {float(eps):.9g} (exact {eps})"
+                + ("" if ok else f" > requested {c.epsilon:g}")))
+
+
+def recheck_written(data: bytes, columns: Any, grid: Any, clamp: bool) -> dict[str, Any]:
+    """Re-read the CSV bytes about to be written and check that every value of every released
+    column is a grid point of its attribute (or a clamping bound): the property the safe-mode
+    ε rests on, checked on the file's own text.  Raises ``AssertionError`` (a bug, never user
+    input) when a value is off the grid, so nothing is written."""
+    import csv
+    import io
+
+    import numpy as np
+
+    rows = list(csv.reader(io.StringIO(data.decode("utf-8"))))
+    header, body = rows[0], rows[1:]
+    checked = 0
+    for j, name in enumerate(columns):
+        col = header.index(name)
+        vals = np.array([float(r[col]) for r in body])
+        ok = grid.on_grid(j, vals, clamp)
+        if not ok.all():
+            bad = vals[~ok][0]
+            raise AssertionError(f"written value {bad!r} of column {name!r} is off the grid "
+                                 f"{grid.granularity[j]!r}")
+        checked += vals.size
+    return {"values_on_grid": True, "checked_values": checked,
+            "what": "every written value re-read from the file's text is a grid point "
+                    "(or a clamping bound)"}

@@ -45,6 +45,7 @@ from typing import Any
 from privlab.errors import InvalidParameter
 from privlab.mechanisms.microaggregation.semantic import NumericDomain
 from privlab.mechanisms.microaggregation.taxonomy import Taxonomy
+from privlab.mechanisms.releases.grid import SLACK
 from privlab.mechanisms.releases.mixed import MixedDPRelease
 
 __all__ = ["certify_mixed", "quality_sensitivity", "structure"]
@@ -181,13 +182,22 @@ def certify_mixed(rel: MixedDPRelease, n: int, neighbour: str = "substitute"
                             "privlab.verify.releases.mixed_exact on small data sets"}
     st = structure(rel, n)
     s, f, ch = rel.scale(n), rel.factor(n), st["changed_draws"]
-    parts, ti = [], iter(taxes)
+    safe = rel.noise_mode == "safe" and params["numerical"] > 0
+    grid = rel.grid(n) if safe else None
+    parts, ti, num = [], iter(taxes), 0
     for j, a in enumerate(rel.attributes):
         if isinstance(a, NumericDomain):
-            eps_j = st["numeric_shift"] / s
+            eps_j: float | Fraction = st["numeric_shift"] / s
+            arg = f"L1 shift ≤ {st['numeric_shift']:.6g}·w over the Laplace scale {s:.6g}·w"
+            if grid is not None:  # the written grid values (privlab.mechanisms.releases.grid)
+                g, lam = grid.rate[num], Fraction(grid.granularity[num])
+                eps_j = (g * (Fraction(a.hi) - Fraction(a.lo)) / lam
+                         * Fraction(st["numeric_shift"]) + SLACK * ch * g)
+                arg += (f"; written on the grid {grid.granularity[num]!r} with integer rate "
+                        f"{g}: γ·(w/Λ)·shift + {SLACK}·{ch}·γ = {float(eps_j):.9g}")
+            num += 1
             parts.append({"attribute": j, "kind": "numerical", "epsilon": eps_j,
-                          "argument": f"L1 shift ≤ {st['numeric_shift']:.6g}·w over the "
-                                      f"Laplace scale {s:.6g}·w"})
+                          "argument": arg})
         else:
             qs = next(ti)
             em = rel.centroid_mechanism(a, n)
@@ -198,8 +208,20 @@ def certify_mixed(rel: MixedDPRelease, n: int, neighbour: str = "substitute"
                           "quality_sensitivity": d, "em_sensitivity": em.delta_m,
                           "argument": f"{ch} changed draws × ε_a·D/(f·Δ) = {ch}·"
                                       f"{em.epsilon:.6g}·{d:.6g}/({f:.6g}·{em.delta_m:.6g})"})
-    total = float(sum(p["epsilon"] for p in parts))
-    holds = total <= rel.epsilon * (1 + _TOL)
+    exact_total = sum((Fraction(p["epsilon"]) for p in parts), Fraction(0))
+    total = float(exact_total)
+    holds = (exact_total <= Fraction(rel.epsilon) if grid is not None
+             else total <= rel.epsilon * (1 + _TOL))
+    for p in parts:
+        p["epsilon"] = float(p["epsilon"])
+    if grid is not None:
+        base["noise"] = {**grid.to_dict(), "numerical_only": True,
+                         "categorical": "exponential mechanism over concepts, probabilities "
+                                        "in doubles (no float output to leak bits)"}
+        base["float_safe"] = True
+    elif params["numerical"] > 0:
+        base["noise"] = {"implementation": "float Laplace (numpy)", "float_safe": False}
+        base["float_safe"] = False
     return {**base, "certified_epsilon": total, "holds": holds, "counterexample": None,
             "parts": parts, "structure": st,
             "reason": (f"{st['why']}; Laplace / exponential mechanism per cluster; sequential "
