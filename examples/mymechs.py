@@ -9,6 +9,13 @@ import numpy as np
 from privlab.mechanisms.releases.numerical import DPRelease
 
 
+def good_laplace(x):
+    """x + Laplace(1): 1-DP for sensitivity 1. The factory that README and
+    ``docs/auditing-your-mechanism.md`` show (``privlab audit --sampler
+    examples/mymechs.py:good_laplace --pair 0 1 --claimed-epsilon 1`` exits 0)."""
+    return lambda n, rng: x + rng.laplace(0.0, 1.0, n)      # 1-DP for sensitivity 1
+
+
 def numpy_laplace(x):
     """x + Laplace(1/ε), ε = 1, sensitivity 1: the law is 1-DP."""
     return lambda n, rng: x + rng.laplace(0.0, 1.0, n)

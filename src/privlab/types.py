@@ -92,6 +92,9 @@ class Status(enum.Enum):
     FINDING = "finding (extension)"
     """A check under a setting the paper does not use (scope ``extension``) failed: a finding
     about that setting, never an erratum of the paper (not counted among refuted claims)."""
+    SKIPPED = "skipped"
+    """The check was not run (a claim marked slow under ``--quick``): no verdict at all, so
+    neither inconclusive nor a failure; the claim's ``evidence.reason`` says why."""
 
     def __str__(self) -> str:
         return self.value

@@ -75,8 +75,15 @@ def test_verify_quick_writes_report(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert code == (0 if report["summary"]["ok"] else 1) == 0, summary
     assert {"privlab_version", "seed", "generated", "claims", "tables", "audits"} <= set(report)
     assert all(c["status"] in ("verified", "confirmed", "refuted", "inconclusive",
-                               "finding (extension)")
+                               "finding (extension)", "skipped")
                for c in report["claims"])
+    # claims --quick did not check are skipped, counted apart (never inconclusive)
+    skipped = [c for c in report["claims"] if c["status"] == "skipped"]
+    assert skipped and all(c["evidence"] == {"reason": "skipped (--quick)"} for c in skipped)
+    assert report["summary"]["claims"]["skipped"] == len(skipped) == summary["summary"][
+        "claims"]["skipped"]
+    assert not any("skipped" in str(c["evidence"].get("reason")) for c in report["claims"]
+                   if c["status"] == "inconclusive")
     assert report["tables"]["thesis-4.1"]["columns"]
     for f in (s for sec in report["sections"] for s in sec["figures"]):
         assert (out_dir / f["file"]).stat().st_size > 1000
@@ -85,6 +92,11 @@ def test_verify_quick_writes_report(tmp_path: Path, capsys: pytest.CaptureFixtur
     controls = [a for a in report["audits"] if a["control"]]
     assert controls and all(a["verdict"] == "violation" for a in controls)
     assert "] claim thesis:def-6" in err  # progress goes to stderr
+    # progress from the start: a line with an ETA before the first unit's result line
+    lines = err.splitlines()
+    first_eta = next(i for i, ln in enumerate(lines) if "ETA ~" in ln)
+    first_unit = next(i for i, ln in enumerate(lines) if "] [1/" in ln)
+    assert first_eta < first_unit and "ETA" in lines[first_unit]
 
 
 def test_failing_section_fails_verify_and_interrupt_keeps_old_report(

@@ -75,7 +75,7 @@ def test_quick_skips_slow_claims_and_progress_is_reported():
     out = led.run(quick=True, progress=lambda i, n, cid: seen.append((i, n, cid)))
     assert seen == [(1, 2, "test:true"), (2, 2, "test:slow")]
     slow = out[1]
-    assert slow.status is Status.INCONCLUSIVE and slow.reason == SKIPPED_QUICK
+    assert slow.status is Status.SKIPPED and slow.reason == SKIPPED_QUICK
     assert slow.to_dict()["evidence"] == {"reason": SKIPPED_QUICK}
     assert led.run(["test:slow"])[0].status is Status.CONFIRMED
 

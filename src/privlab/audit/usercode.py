@@ -5,8 +5,10 @@ The auditor (:func:`privlab.audit.audit_pair`) needs, for each of two neighbouri
 module turns them into samplers, with one-line errors (``InvalidParameter``) for everything a
 user can get wrong:
 
-* :func:`load_reference` — ``MODULE:NAME`` (importable module) or ``path/to/file.py:NAME``
-  (a file outside any package; its folder is *not* added to ``sys.path`` permanently);
+* :func:`load_reference` — ``MODULE:NAME`` (a module on ``sys.path``, else in ``base`` — a
+  suite file's folder — or in the current directory, as ``python -m`` finds it) or
+  ``path/to/file.py:NAME`` (a file outside any package; its folder is on ``sys.path`` while the
+  file is imported, so it may import the modules beside it, and is removed afterwards);
 * :func:`factory_sampler` — ``factory(input) -> sampler`` (the ``--sampler`` contract);
 * :func:`mechanism_sampler` — an object with ``release(values, *, rng)`` (the ``--mechanism``
   contract; one call per output through :func:`vectorize` when it returns one output per call);
@@ -42,43 +44,112 @@ Sampler = Callable[[int, np.random.Generator], Any]
 
 
 def load_reference(ref: Any, *, what: str = "sampler", base: pathlib.Path | None = None) -> Any:
-    """The object named by ``MODULE:NAME`` or ``FILE.py:NAME`` (dotted NAME allowed; a relative
-    FILE is looked up under ``base`` first, then the current directory)."""
+    """The object named by ``MODULE:NAME`` or ``FILE.py:NAME`` (dotted NAME allowed).
+
+    A relative FILE is looked up under ``base`` first, then the current directory; FILE's folder
+    is on ``sys.path`` while FILE is imported (its sibling modules are importable at import
+    time, as for ``python FILE``).  A MODULE is imported from ``sys.path``; when it is not there
+    it is looked for in ``base`` and then in the current directory (``python -m`` puts the
+    current directory first; ``PYTHONPATH`` is not needed), and the error names every place."""
     if not isinstance(ref, str) or ref.count(":") < 1:
         raise InvalidParameter(f"{what}={ref!r} must look like MODULE:NAME or path/to/file.py:NAME")
     modname, _, attr = ref.rpartition(":")
     if not modname or not attr:
         raise InvalidParameter(f"{what}={ref!r} must look like MODULE:NAME or path/to/file.py:NAME")
     if modname.endswith(".py") or "/" in modname or "\\" in modname:
-        path = pathlib.Path(modname).expanduser()
-        if base is not None and not path.is_absolute() and (base / path).is_file():
-            path = base / path
-        if not path.is_file():
-            raise InvalidParameter(f"{what}={ref!r}: file {modname!r} does not exist")
-        key = f"privlab_user_{abs(hash(str(path.resolve())))}"
-        spec = importlib.util.spec_from_file_location(key, path)
-        if spec is None or spec.loader is None:
-            raise InvalidParameter(f"{what}={ref!r}: cannot load {modname!r} as Python")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[key] = module
-        try:
-            spec.loader.exec_module(module)
-        except Exception as exc:
-            sys.modules.pop(key, None)
-            raise InvalidParameter(f"{what}={ref!r}: importing {modname!r} failed: "
-                                   f"{type(exc).__name__}: {exc}") from None
+        module = _import_file(ref, modname, what, base)
     else:
-        try:
-            module = importlib.import_module(modname)
-        except Exception as exc:
-            raise InvalidParameter(f"{what}={ref!r}: cannot import module {modname!r} "
-                                   f"({type(exc).__name__}: {exc})") from None
+        module = _import_module(ref, modname, what, base)
     obj: Any = module
     for part in attr.split("."):
         if not hasattr(obj, part):
             raise InvalidParameter(f"{what}={ref!r}: {modname!r} has no attribute {attr!r}")
         obj = getattr(obj, part)
     return obj
+
+
+class _OnSysPath:
+    """``dirs`` at the front of ``sys.path`` inside the ``with`` block only (each entry this
+    added is removed again, whatever the imported code did to ``sys.path`` meanwhile)."""
+
+    def __init__(self, dirs: list[str]) -> None:
+        self.dirs = [d for d in dirs if d not in sys.path]
+
+    def __enter__(self) -> None:
+        sys.path[:0] = self.dirs
+        importlib.invalidate_caches()
+
+    def __exit__(self, *exc: object) -> None:
+        for d in self.dirs:
+            if d in sys.path:
+                sys.path.remove(d)
+
+
+def _import_file(ref: str, modname: str, what: str, base: pathlib.Path | None) -> Any:
+    path = pathlib.Path(modname).expanduser()
+    if base is not None and not path.is_absolute() and (base / path).is_file():
+        path = base / path
+    if not path.is_file():
+        where = ""
+        if not path.is_absolute():
+            dirs = dict.fromkeys(str(pathlib.Path(d).expanduser().resolve())
+                                 for d in ([base] if base is not None else [])
+                                 + [pathlib.Path.cwd()])
+            where = f" (looked in {' and '.join(dirs)})"
+        raise InvalidParameter(f"{what}={ref!r}: file {modname!r} does not exist{where}")
+    path = path.resolve()
+    key = f"privlab_user_{abs(hash(str(path)))}"
+    spec = importlib.util.spec_from_file_location(key, path)
+    if spec is None or spec.loader is None:
+        raise InvalidParameter(f"{what}={ref!r}: cannot load {modname!r} as Python")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[key] = module
+    try:
+        with _OnSysPath([str(path.parent)]):
+            spec.loader.exec_module(module)
+    except Exception as exc:
+        sys.modules.pop(key, None)
+        raise InvalidParameter(f"{what}={ref!r}: importing {modname!r} failed: "
+                               f"{type(exc).__name__}: {exc}") from None
+    return module
+
+
+def _missing_is_the_reference(exc: ModuleNotFoundError, modname: str) -> bool:
+    """True when the module not found is ``modname`` itself or one of its packages (not a
+    module that ``modname`` imports)."""
+    parts = modname.split(".")
+    return exc.name in {".".join(parts[:i]) for i in range(1, len(parts) + 1)}
+
+
+def _import_module(ref: str, modname: str, what: str, base: pathlib.Path | None) -> Any:
+    def failed(exc: Exception, where: str = "") -> InvalidParameter:
+        return InvalidParameter(f"{what}={ref!r}: cannot import module {modname!r} "
+                                f"({type(exc).__name__}: {exc}){where}")
+
+    try:
+        return importlib.import_module(modname)
+    except ModuleNotFoundError as exc:
+        if not _missing_is_the_reference(exc, modname):
+            raise failed(exc) from None
+        first = exc
+    except Exception as exc:
+        raise failed(exc) from None
+    cwd = str(pathlib.Path.cwd().resolve())
+    dirs = [cwd]
+    if base is not None and str(pathlib.Path(base).expanduser().resolve()) != cwd:
+        dirs.insert(0, str(pathlib.Path(base).expanduser().resolve()))
+    places = [f"{d} (the current directory)" if d == cwd else
+              f"{d} (the folder references are relative to)" for d in dirs]
+    where = (f"; looked on sys.path, then in {' and '.join(places)}; for a file elsewhere use "
+             f"path/to/file.py:NAME")
+    try:
+        with _OnSysPath(dirs):
+            return importlib.import_module(modname)
+    except ModuleNotFoundError as exc:
+        raise failed(first if _missing_is_the_reference(exc, modname) else exc,
+                     where if _missing_is_the_reference(exc, modname) else "") from None
+    except Exception as exc:
+        raise failed(exc) from None
 
 
 def _arity_ok(fn: Any, n: int) -> bool:
@@ -210,7 +281,9 @@ def _input(x: Any, where: str) -> Any:
 
 def samplers_from_spec(spec: dict[str, Any]) -> tuple[Sampler, Sampler, str]:
     """The two samplers of a user-code counterexample (:func:`is_user_spec`), rebuilt from the
-    reference (relative file references are looked up under ``base``), and a label."""
+    reference (relative file references, and modules not on ``sys.path``, are looked up under
+    ``base`` — the folder of the suite file or of the ``audit --sampler`` run — then the current
+    directory), and a label."""
     kinds = [k for k in ("sampler", "mechanism") if k in spec]
     if len(kinds) != 1:
         raise InvalidParameter(f"spec={spec!r} must name exactly one of sampler or mechanism")

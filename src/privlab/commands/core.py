@@ -46,13 +46,17 @@ def _data_dir(value: Path | None) -> Path | None:
 
 @click.command()
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
-              default=Path("reports/latest"), show_default=True,
-              help="Report directory: privlab writes only report.json/.md/.html, figures/ "
-                   "and .privlab-report into it (each replaced atomically) and never removes "
-                   "anything else.")
+              default=None,
+              help="Report directory (default reports/latest, with --quick reports/quick: a "
+                   "quick run never replaces the full report): privlab writes only "
+                   "report.json/.md/.html, figures/ and .privlab-report into it (each replaced "
+                   "atomically) and never removes anything else.")
 @click.option("--force", is_flag=True,
-              help="Write into a non-empty --out that holds no previous privlab report.")
-@click.option("--quick", is_flag=True, help="Fewer audit samples; skip claims marked slow.")
+              help="Write into a non-empty --out that holds no previous privlab report, or a "
+                   "--quick report over a full one.")
+@click.option("--quick", is_flag=True,
+              help="Fewer audit samples; skip claims marked slow (status skipped); report in "
+                   "reports/quick unless --out.")
 @click.option("--data-dir", type=click.Path(path_type=Path), default=None,
               help="Real data sets (default ../shared/data when it exists; the default "
                    "workload runs on seeded synthetic data either way).")
@@ -61,28 +65,47 @@ def _data_dir(value: Path | None) -> Path | None:
                    "report does not depend on it).")
 @seed_option
 @format_option
-def verify(out_dir: Path, force: bool, quick: bool, data_dir: Path | None, workers: int | None,
-           seed: int, fmt: str) -> None:
+def verify(out_dir: Path | None, force: bool, quick: bool, data_dir: Path | None,
+           workers: int | None, seed: int, fmt: str) -> None:
     """Run the claim ledger, the reproduced tables and the default workload (certificates,
     audits, figures) and write report.json / report.md / report.html into --out.
 
-    Exit 0 when every guarantee privlab makes holds (a paper's refuted claim is a finding, not
-    a failure), 1 otherwise.
+    Progress, with an ETA, goes to stderr from the first second.  Exit 0 when every guarantee
+    privlab makes holds (a paper's refuted claim is a finding, not a failure; a claim --quick
+    skipped is neither), 1 otherwise.
     """
-    from privlab.report.build import check_out_dir, run_verify
+    import os
 
-    check_out_dir(out_dir.resolve(), force=force)  # refuse before any work
+    from privlab.report.eta import duration, first_estimate
+    from privlab.report.reports import FULL_DIR, QUICK_DIR, check_out_dir
+
+    target = out_dir if out_dir is not None else (QUICK_DIR if quick else FULL_DIR)
+    check_out_dir(target.resolve(), force=force, quick=quick)  # refuse before any work
     found = _data_dir(data_dir)
     if found is None:
         click.echo("WARNING: no data directory (../shared/data or --data-dir): tables and "
                    "claims that need real data run on SEEDED SYNTHETIC stand-ins and are "
                    "reported as such (claims: inconclusive, 'data unavailable').", err=True)
-    report = run_verify(out_dir, quick=quick, seed=seed, data_dir=found,
+    n = workers or os.cpu_count() or 1
+    eta, origin = first_estimate(target.resolve(), quick=quick, workers=n)
+    kept = (f"; {FULL_DIR}/ (the full report) is not touched"
+            if quick and out_dir is None else "")
+    progress(f"verify{' --quick' if quick else ''}: report into {target}/{kept} · "
+             f"ETA {duration(eta)} ({origin})")
+    from privlab.report.build import run_verify
+
+    report = run_verify(target, quick=quick, seed=seed, data_dir=found,
                         progress=progress, workers=workers, force=force)
     s = report["summary"]
+    run = "quick" if quick else "full"
+    if quick:
+        progress(f"quick report written to {target}/"
+                 + (f"; {FULL_DIR}/ (the full report) untouched" if out_dir is None else "")
+                 + "; `privlab verify` for the full report")
 
     def text() -> str:
-        lines = [f"report: {out_dir}/report.md (.html, .json, figures/)",
+        lines = [f"report: {target}/report.md (.html, .json, figures/)"
+                 + (" — QUICK RUN" if quick else ""),
                  "claims: " + ", ".join(f"{v} {k}" for k, v in s["claims"].items()),
                  f"guarantees: {s['guarantees_holding']}/{s['guarantees']} hold"]
         lines += [f"  FAILED: {g['description']}" for g in report["guarantees"]
@@ -90,7 +113,7 @@ def verify(out_dir: Path, force: bool, quick: bool, data_dir: Path | None, worke
         lines.append(f"time: {report['seconds']:.1f} s")
         return "\n".join(lines)
 
-    emit({"out": str(out_dir), "summary": s, "seconds": report["seconds"],
+    emit({"out": str(target), "run": run, "summary": s, "seconds": report["seconds"],
           "failing_guarantees": [g for g in report["guarantees"] if not g["holds"]]},
          fmt, text)
     sys.exit(EXIT_OK if s["ok"] else EXIT_FAILED)
@@ -98,29 +121,33 @@ def verify(out_dir: Path, force: bool, quick: bool, data_dir: Path | None, worke
 
 @click.command()
 @click.option("--status", type=click.Choice(["verified", "confirmed", "refuted",
-                                             "inconclusive", "finding (extension)"]),
-              default=None, help="Only claims with this status.")
+                                             "inconclusive", "finding (extension)",
+                                             "skipped"]),
+              default=None, help="Only claims with this status (skipped: not checked by a "
+                                 "--quick run).")
 @click.option("--id", "ids", multiple=True, help="Only these claim ids (repeatable).")
-@click.option("--quick", is_flag=True, help="Skip claims marked slow.")
+@click.option("--quick", is_flag=True, help="Skip claims marked slow (status skipped).")
 @click.option("--coverage", is_flag=True,
               help="List, per seed, every numbered item and its ledger entry or why it is "
                    "not checkable (does not run the claims).")
 @click.option("--rerun", is_flag=True,
               help="Recompute the claims even when a report of the same sources exists.")
-@click.option("--report", "report_dir", type=click.Path(path_type=Path),
-              default=Path("reports/latest"), show_default=True,
+@click.option("--report", "report_dir", type=click.Path(path_type=Path), default=None,
               help="The report whose ledger results are listed when it was produced by the "
-                   "same privlab sources.")
+                   "same privlab sources (default reports/latest, else reports/quick).")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Processes for recomputing (default: all cores).")
 @format_option
 def claims(status: str | None, ids: tuple[str, ...], quick: bool, coverage: bool, rerun: bool,
-           report_dir: Path, workers: int | None, fmt: str) -> None:
+           report_dir: Path | None, workers: int | None, fmt: str) -> None:
     """List the claim ledger: each claim with its status and evidence.
 
-    The results of the latest report (--report) are listed when that report was produced by
-    the same package sources (report.json's source_hash) and is not a --quick report while
-    all claims are asked for; otherwise the claims are run, on all cores.
+    The results of a report (--report; default the full report reports/latest, else the quick
+    one reports/quick) are listed when that report was produced by the same package sources
+    (report.json's source_hash); otherwise the claims are run, on all cores, and one line on
+    stderr says why.  From a --quick report, the slow claims it skipped are listed as skipped
+    (the first line says so; --rerun computes them), unless asked for by --id: those are
+    computed now.
     """
     from privlab.proofs.ledger import default_ledger
 
@@ -134,40 +161,81 @@ def claims(status: str | None, ids: tuple[str, ...], quick: bool, coverage: bool
              for r in cov], ("seed", "item", "covered_by", "why")))
         return
     wanted = [ledger.get(i).id for i in ids] or ledger.ids()  # unknown ids: exit 2
-    rows = None if rerun else _from_report(report_dir, wanted, quick)
-    if rows is None:
-        rows = _run_claims(ledger, wanted, quick, workers)
+    if rerun:
+        progress("recomputing the claims (--rerun)")
+        rows, note = _run_claims(ledger, wanted, quick, workers), None
+    else:
+        rows, note = _listing(ledger, wanted, report_dir, quick=quick, by_id=bool(ids),
+                              workers=workers)
+    if note is None and quick:
+        skipped = [r["id"] for r in rows if r["status"] == "skipped"]
+        if skipped:
+            from privlab.report.reports import quick_notice
+
+            note = quick_notice("from the claim ledger run now with --quick", skipped,
+                                what="listing")
+    if note is not None and fmt == "json":
+        progress(note)  # the JSON is the claims list (DESIGN.md §4): the notice goes here
     if status:
         rows = [r for r in rows if r["status"] == status]
-    emit(rows, fmt, lambda: text_table(
+    emit(rows, fmt, lambda: "\n".join([*([note] if note else []), text_table(
         [{**r, "statement": r["statement"][:70]} for r in rows],
-        ("id", "status", "method", "source", "statement")))
+        ("id", "status", "method", "source", "statement"))]))
 
 
-def _from_report(report_dir: Path, wanted: list[str], quick: bool) -> list[Any] | None:
-    """The claims ``wanted`` from ``report_dir/report.json`` when it is usable (same sources;
-    a quick report only for --quick listings), else None; says which on stderr."""
-    import json
+def _listing(ledger: Any, wanted: list[str], report_dir: Path | None, *, quick: bool,
+             by_id: bool, workers: int | None) -> tuple[list[Any], str | None]:
+    """The rows of ``wanted`` (claim dictionaries, in order) and the first line of the listing
+    (None, or the notice of a quick report).
 
+    From ``report_dir`` (default :func:`privlab.report.reports.find_default`) when it was
+    produced by the same sources; the claims it lacks, and the claims a quick report skipped
+    when they are asked for by id (``by_id``) and not ``quick``, are computed now.  Every
+    computation is announced on stderr with its reason."""
     from privlab._sources import source_hash
+    from privlab.report import reports
 
-    path = report_dir / "report.json"
-    try:
-        rep = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(rep, dict) or rep.get("source_hash") != source_hash():
-        progress(f"{path} was produced by other privlab sources; recomputing")
-        return None
-    if rep.get("quick") and not quick:
-        progress(f"{path} is a --quick report (slow claims skipped); recomputing")
-        return None
-    by_id = {c.get("id"): c for c in rep.get("claims", ())}
-    if any(i not in by_id for i in wanted):
-        return None
-    progress(f"claims from {report_dir} (generated {rep.get('generated')}, same sources); "
-             f"--rerun to recompute")
-    return [by_id[i] for i in wanted]
+    if report_dir is not None:
+        path = report_dir / "report.json"
+        rep = reports.load(path)
+        where = str(path)
+    else:
+        found = reports.find_default()
+        path, rep = found if found is not None else (None, None)
+        where = f"{reports.FULL_DIR}/ or {reports.QUICK_DIR}/"
+    if rep is None:
+        progress(f"no report in {where} (privlab verify writes one): computing the "
+                 f"{len(wanted)} claims now")
+        return _run_claims(ledger, wanted, quick, workers), None
+    if rep.get("source_hash") != source_hash():
+        progress(f"{path} was produced by other privlab sources (source hash differs): "
+                 f"recomputing the {len(wanted)} claims")
+        return _run_claims(ledger, wanted, quick, workers), None
+    by_report = {c.get("id"): c for c in rep.get("claims", ()) if isinstance(c, dict)}
+    is_quick = reports.is_quick(rep)
+    missing = [i for i in wanted if i not in by_report]
+    skipped = [i for i in wanted if i in by_report and by_report[i].get("status") == "skipped"]
+    redo = missing + (skipped if by_id and not quick else [])
+    why = ([f"lacks {_few(missing)}"] if missing else []) + (
+        [f"is a --quick report that skipped {_few(skipped)} (--quick lists them as skipped)"]
+        if skipped and by_id and not quick else [])
+    if why:
+        progress(f"{path} {' and '.join(why)}: computing {len(redo)} claim"
+                 f"{'s' if len(redo) != 1 else ''} now")
+    fresh = dict(zip(redo, _run_claims(ledger, redo, quick, workers), strict=True)) \
+        if redo else {}
+    rows = [fresh.get(i) or by_report[i] for i in wanted]
+    if len(fresh) < len(wanted):
+        progress(f"claims from {path} (generated {rep.get('generated')}, same sources); "
+                 f"--rerun to recompute")
+    if not is_quick:
+        return rows, None
+    left = [r["id"] for r in rows if r.get("status") == "skipped"]
+    return rows, reports.quick_notice(f"from the --quick report {path}", left, what="listing")
+
+
+def _few(ids: list[str]) -> str:
+    return ", ".join(ids[:3]) + (f" and {len(ids) - 3} more" if len(ids) > 3 else "")
 
 
 def _run_claims(ledger: Any, wanted: list[str], quick: bool,

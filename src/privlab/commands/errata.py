@@ -4,10 +4,13 @@ For each seed (thesis, vldb14, ins15, irm, textbook; all when SEED is omitted) i
 claims in document order, each with the printed statement, the correction the ledger derives,
 the counterexample and ``privlab claims --id …`` to reproduce it (:mod:`privlab.report.errata`).
 
-Claims come from ``--from`` (default ``reports/latest/report.json``, written by
-``privlab verify``).  When that default file does not exist the ledger is run here (slow claims
-skipped, as ``verify --quick``) and the sheet says so; an explicit ``--from`` that is missing or
-not a privlab report is bad usage (exit 2).  Exit 0: the sheet is a finding, not a failure.
+Claims come from ``--from``, else from the full report ``reports/latest/report.json`` (written
+by ``privlab verify``), else from the quick one ``reports/quick/report.json`` (``privlab verify
+--quick``); when neither exists the ledger is run here (slow claims skipped, as ``verify
+--quick``).  A sheet built from a quick run says so on its first line (Markdown title; HTML
+title and heading; JSON ``"run": "quick"`` and ``notice``) with the claims it did not check:
+errata among them are missing.  An explicit ``--from`` that is missing or not a privlab report
+is bad usage (exit 2).  Exit 0: the sheet is a finding, not a failure.
 """
 
 from __future__ import annotations
@@ -18,19 +21,20 @@ from pathlib import Path
 import click
 
 from privlab.commands._common import fail_usage, progress
-from privlab.report.findings import SEEDS
+from privlab.report.findings import SEEDS, seed_of
+from privlab.report.reports import FULL_DIR, QUICK_DIR, find_default, skipped_ids
 
-DEFAULT_REPORT = Path("reports/latest/report.json")
+DEFAULT_REPORT = FULL_DIR / "report.json"
 
 
-def _claims_from(path: Path) -> list[dict]:
+def _read(path: Path) -> dict:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         fail_usage(f"--from={str(path)!r} is not a readable report.json ({type(e).__name__})")
     if not isinstance(data, dict) or not isinstance(data.get("claims"), list):
         fail_usage(f"--from={str(path)!r} has no 'claims' list (not a privlab report.json)")
-    return data["claims"]
+    return data
 
 
 @click.command()
@@ -39,25 +43,37 @@ def _claims_from(path: Path) -> list[dict]:
               show_default=True, help="md for people and tickets; json machine-readable; "
                                       "html one self-contained page.")
 @click.option("--from", "report_path", type=click.Path(dir_okay=False, path_type=Path),
-              default=None, help=f"report.json to read (default {DEFAULT_REPORT}; when that "
-                                 "is absent the ledger is run, slow claims skipped).")
+              default=None, help=f"report.json to read (default {DEFAULT_REPORT}, else "
+                                 f"{QUICK_DIR / 'report.json'}, saying so; when neither "
+                                 "exists the ledger is run, slow claims skipped).")
 def errata(seed: str | None, fmt: str, report_path: Path | None) -> None:
     """Errata per paper: refuted claims in document order with corrections and counterexamples."""
     from privlab.report import errata as sheets
 
+    seeds = [seed] if seed else list(SEEDS)
     if report_path is not None:
         if not report_path.is_file():
             fail_usage(f"--from={str(report_path)!r} does not exist")
-        claims, origin = _claims_from(report_path), f"from {report_path}"
-    elif DEFAULT_REPORT.is_file():
-        claims, origin = _claims_from(DEFAULT_REPORT), f"from {DEFAULT_REPORT}"
+        report = _read(report_path)
+        found: tuple[Path, dict] | None = (report_path, report)
+    else:
+        found = find_default()
+        if found is not None:
+            found = (found[0], _read(found[0]))
+    if found is not None:
+        path, report = found
+        claims, quick = report["claims"], bool(report.get("quick"))
+        origin = f"from the --quick report {path}" if quick else f"from {path}"
     else:
         from privlab.proofs.ledger import default_ledger
 
-        progress(f"{DEFAULT_REPORT} not found: running the claim ledger (slow claims skipped)")
+        progress(f"no report in {FULL_DIR}/ or {QUICK_DIR}/: running the claim ledger now "
+                 "(slow claims skipped, as `privlab verify --quick`)")
         outcomes = default_ledger().run(quick=True, progress=lambda i, n, cid: progress(
             f"claim {i}/{n} {cid}"))
-        claims = [o.to_dict() for o in outcomes]
-        origin = "claim ledger run now, slow claims skipped"
-    result = sheets.errata(claims, [seed] if seed else None)
-    click.echo(sheets.render(result, fmt, origin=origin), nl=False)
+        claims, quick = [o.to_dict() for o in outcomes], True
+        origin = "from the claim ledger run now with --quick, no report found"
+    skipped = [i for i in skipped_ids(claims) if seed_of(i) in seeds]
+    result = sheets.errata(claims, seeds)
+    click.echo(sheets.render(result, fmt, origin=origin, quick=quick, skipped=skipped),
+               nl=False)

@@ -199,9 +199,10 @@ class Ledger:
             progress: Progress | None = None) -> list[ClaimOutcome]:
         """Run the claims (all, or ``ids`` in the given order).
 
-        ``quick`` skips claims marked ``slow`` (status inconclusive, reason
-        ``"skipped (--quick)"``); ``progress(i, n, claim_id)`` is called before claim ``i``
-        (1-based) of ``n`` is run.  Never raises because of a check.
+        ``quick`` skips claims marked ``slow`` (status skipped, reason
+        ``"skipped (--quick)"``: not run, so never counted as inconclusive);
+        ``progress(i, n, claim_id)`` is called before claim ``i`` (1-based) of ``n`` is run.
+        Never raises because of a check.
         """
         claims = self.claims() if ids is None else [self.get(i) for i in ids]
         out: list[ClaimOutcome] = []
@@ -210,7 +211,7 @@ class Ledger:
             if progress is not None:
                 progress(k, n, claim.id)
             if quick and claim.slow:
-                out.append(ClaimOutcome(claim=claim, status=Status.INCONCLUSIVE, result=None,
+                out.append(ClaimOutcome(claim=claim, status=Status.SKIPPED, result=None,
                                         seconds=0.0, reason=SKIPPED_QUICK))
                 continue
             out.append(run_claim(claim))

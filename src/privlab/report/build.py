@@ -8,7 +8,10 @@ the marker ``.privlab-report`` — each replaced atomically, and never removes a
 DIR that is not empty and holds no previous privlab report (no marker and no ``report.json``
 with a ``privlab_version`` key) is refused unless ``force=True`` (``--force``); even then only
 the owned names are written, and a foreign ``figures/`` folder is merged into, file by file,
-not replaced.
+not replaced.  A ``--quick`` run into a DIR holding a full report is refused unless ``force``
+(:func:`privlab.report.reports.check_out_dir`; ``privlab verify --quick`` writes to
+``reports/quick`` by default).  Claims a quick run does not check have status ``skipped``,
+counted apart in the summary, never as inconclusive.
 """
 
 from __future__ import annotations
@@ -30,52 +33,20 @@ from privlab.errors import InvalidParameter
 from privlab.proofs.ledger import LOAD_ERROR_PREFIX, Ledger, default_ledger
 from privlab.report import render
 from privlab.report.parallel import bundled_costs, previous_costs, run_all, table_dict
+from privlab.report.reports import MARKER, SKIPPED, check_out_dir
 from privlab.report.section import Context, Guarantee
 from privlab.report.workload import SECTIONS, build_sections
 
 OWN_CLAIM_PREFIX = "privlab:"
-MARKER = ".privlab-report"
 REPORT_FILES = ("report.md", "report.html", MARKER, "report.json")  # report.json moved last
 OWNED = ("figures", *REPORT_FILES)
 
 
-def is_report_dir(path: Path) -> bool:
-    """Whether ``path`` holds a previous privlab report (marker, or report.json of privlab)."""
-    if (path / MARKER).is_file():
-        return True
-    try:
-        with (path / "report.json").open(encoding="utf-8") as fh:
-            rep = json.load(fh)
-    except (OSError, ValueError):
-        return False
-    return isinstance(rep, dict) and "privlab_version" in rep
-
-
-def check_out_dir(out_dir: Path, *, force: bool = False) -> bool:
-    """Refuse an ``--out`` that privlab may not write into; True when it holds a report."""
-    if out_dir.exists() and not out_dir.is_dir():
-        raise InvalidParameter(f"--out DIR={str(out_dir)!r} is a file, not a directory")
-    if not out_dir.exists():
-        return False
-    if is_report_dir(out_dir):
-        return True
-    try:
-        empty = not any(out_dir.iterdir())
-    except OSError as exc:
-        raise InvalidParameter(f"--out DIR={str(out_dir)!r} cannot be read: "
-                               f"{exc.strerror}") from None
-    if not empty and not force:
-        raise InvalidParameter(f"--out DIR={str(out_dir)!r} is not empty and holds no privlab "
-                               "report; use --force")
-    return False
-
-
-def _ledger_guarantees(claims: list[dict[str, Any]], tables: dict[str, Any],
-                       quick: bool) -> list[Guarantee]:
+def _ledger_guarantees(claims: list[dict[str, Any]],
+                       tables: dict[str, Any]) -> list[Guarantee]:
     load_errors = [c["id"] for c in claims if c["id"].startswith(LOAD_ERROR_PREFIX)]
     own_bad = [c["id"] for c in claims if c["id"].startswith(OWN_CLAIM_PREFIX)
-               and c["status"] not in ("verified", "confirmed")
-               and not (quick and c["evidence"].get("reason", "").startswith("skipped"))]
+               and c["status"] not in ("verified", "confirmed", SKIPPED)]
     errored = [c["id"] for c in claims if "error" in c["evidence"]]
     bad_tables = [t for t, v in tables.items() if "error" in v]
     return [
@@ -136,7 +107,7 @@ def run_verify(out_dir: Path, *, quick: bool = False, seed: int = 0,
     parallel = ledger is None and n_workers > 1
     ledger = ledger or default_ledger()
     out_dir = Path(out_dir).resolve()
-    was_report = check_out_dir(out_dir, force=force)
+    was_report = check_out_dir(out_dir, force=force, quick=quick)
     created = not out_dir.exists()
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -156,7 +127,7 @@ def run_verify(out_dir: Path, *, quick: bool = False, seed: int = 0,
             claims = [o.to_dict() for o in outcomes]
             tables = _tables(ledger, progress)
             built = [s.to_dict() for s in build_sections(ctx, sections)]
-        guarantees = [g.to_dict() for g in _ledger_guarantees(claims, tables, quick)]
+        guarantees = [g.to_dict() for g in _ledger_guarantees(claims, tables)]
         guarantees += [{**g, "section": s["id"]} for s in built for g in s["guarantees"]]
         report = {
             "privlab_version": __version__, "source_hash": source_hash(), "seed": seed,

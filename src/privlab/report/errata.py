@@ -24,6 +24,7 @@ from privlab.report.findings import (
     seed_of,
     short,
 )
+from privlab.report.reports import quick_notice
 
 _CORRECTION_KEY = re.compile(r"^(corrected|derived|correction|exact_rule)", re.IGNORECASE)
 
@@ -72,13 +73,22 @@ def from_report(report: Mapping[str, Any], seeds: Sequence[str] | None = None
 
 
 def render(sheets: Sequence[Mapping[str, Any]], fmt: str, *,
-           origin: str = "") -> str:
-    """The errata sheets as ``md``, ``json`` or ``html`` (one self-contained page)."""
+           origin: str = "", quick: bool = False, skipped: Sequence[str] = ()) -> str:
+    """The errata sheets as ``md``, ``json`` or ``html`` (one self-contained page).
+
+    ``quick``: the claims come from a ``--quick`` run, which did not check the claims
+    ``skipped`` (errata among them are missing): the first line of Markdown (the title) says
+    so, the HTML title and heading too, and the JSON carries ``"run": "quick"`` and the
+    ``notice`` (``"run": "full"`` and ``notice`` null otherwise)."""
+    notice = quick_notice(origin, list(skipped), what="errata sheet") if quick else None
     if fmt == "json":
         from privlab._io import dumps
 
-        return dumps({"origin": origin, "errata": list(sheets)})
+        return dumps({"origin": origin, "run": "quick" if quick else "full",
+                      "notice": notice, "skipped": list(skipped) if quick else [],
+                      "errata": list(sheets)})
     from privlab.report.templating import template
 
     name = {"md": "errata.md.j2", "html": "errata.html.j2"}[fmt]
-    return template(name).render(sheets=sheets, origin=origin).strip() + "\n"
+    return template(name).render(sheets=sheets, origin=origin, notice=notice,
+                                 skipped=list(skipped)).strip() + "\n"

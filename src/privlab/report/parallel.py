@@ -18,6 +18,10 @@ Workers are spawned (not forked) and rebuild the default ledger themselves; a un
 is recorded exactly as in the sequential path (inconclusive claim, failed section, table with
 an ``error``).
 
+Progress (:func:`run_all`): a line before any work (units, workers, ETA), a line as each unit
+ends (a job's units are submitted one by one to its worker) and one after a few silent seconds
+(what runs), each with the ETA of :class:`privlab.report.eta.Tracker`.
+
 Workers never outlive the run: each starts a watchdog thread (:func:`_watch_parent`) that ends
 the worker with ``os._exit`` as soon as its parent process is gone (also when the parent was
 killed with SIGKILL, when no cleanup code of the parent runs), and an interrupted parent
@@ -251,11 +255,12 @@ def take(queues: Sequence[collections.deque[tuple[Unit, ...]]], w: int,
                ).popleft()
 
 
-def _run_job(job: Sequence[Unit], quick: bool, ctx: Context) -> list[dict[str, Any]]:
-    """Worker side: the units of one job, in order, as report dictionaries."""
-    run = {"claim": lambda cid: _claim(cid, quick), "table": _table,
-           "section": lambda name: _section(name, ctx)}
-    return [run[kind](uid) for kind, uid in job]
+def _run_unit(unit: Unit, quick: bool, ctx: Context) -> dict[str, Any]:
+    """Worker side: one unit as a report dictionary."""
+    kind, uid = unit
+    if kind == "claim":
+        return _claim(uid, quick)
+    return _table(uid) if kind == "table" else _section(uid, ctx)
 
 
 def run_all(ctx: Context, sections: Sequence[str], *, workers: int,
@@ -263,7 +268,15 @@ def run_all(ctx: Context, sections: Sequence[str], *, workers: int,
             costs: Mapping[tuple[str, str], float] | None = None
             ) -> tuple[list[dict[str, Any]], dict[str, Any], list[dict[str, Any]]]:
     """(claims, tables, sections) as dictionaries, computed by ``workers`` processes: the jobs
-    of :func:`jobs` in the lists of :func:`lanes`, each worker kept busy by :func:`take`."""
+    of :func:`jobs` in the lists of :func:`lanes`, each worker kept busy by :func:`take`.
+
+    The units of a job are submitted one by one to the job's worker (a pool of one process,
+    so they run there in order and share its memos), so that ``progress`` gets a line as each
+    unit ends, with the ETA of :class:`privlab.report.eta.Tracker`; a line before any work
+    (units, workers, ETA) and one after :data:`~privlab.report.eta.HEARTBEAT_SECONDS` without
+    news (what runs, ETA)."""
+    from privlab.report.eta import HEARTBEAT_SECONDS, Tracker
+
     ledger = default_ledger()
     claims = ledger.claims()
     table_ids = sorted(ledger.tables())
@@ -272,29 +285,51 @@ def run_all(ctx: Context, sections: Sequence[str], *, workers: int,
     planned = jobs(ctx, sections, ledger, costs)
     total = sum(map(len, planned))
     queues = [collections.deque(q) for q in lanes(planned, ledger, costs, workers)]
+    slow = {c.id for c in ledger.claims() if c.slow and not ctx.quick}
+    tracker = Tracker({u: costs.get(u, DEFAULT_COST["slow" if u[0] == "claim" and u[1] in slow
+                                                   else u[0]])
+                       for job in planned for u in job}, len(queues))
+    progress(f"{total} units (claims, tables, sections) in {len(planned)} jobs on "
+             f"{len(queues)} workers · {tracker.text()}")
 
     pools = [ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
                                  initializer=worker_init, initargs=(os.getpid(),))
              for _ in range(len(queues))]
     results: dict[Unit, dict[str, Any]] = {}
-    running: dict[Future[list[dict[str, Any]]], tuple[int, tuple[Unit, ...]]] = {}
+    running: dict[Future[dict[str, Any]], tuple[int, Unit]] = {}
+    busy = [0] * len(pools)  # units submitted to each worker and not yet collected
 
     def start(w: int) -> None:
         job = take(queues, w, costs)
         if job is not None:
-            running[pools[w].submit(_run_job, job, ctx.quick, wctx)] = (w, job)
+            tracker.start_job(w, job)
+            for unit in job:
+                running[pools[w].submit(_run_unit, unit, ctx.quick, wctx)] = (w, unit)
+            busy[w] = len(job)
+
+    def name(unit: Unit) -> str:
+        return f"{unit[0]} {unit[1].removeprefix(SECTION_PREFIX)}"
 
     try:
         for w in range(len(pools)):
             start(w)
+        last = time.monotonic()
         while running:
-            done, _ = wait(running, return_when=FIRST_COMPLETED)
-            for fut in done:
-                w, job = running.pop(fut)
-                for unit, out in zip(job, fut.result(), strict=True):
-                    results[unit] = out
-                    progress(f"[{len(results)}/{total}] {unit[0]} {unit[1]}")
-                start(w)
+            done, _ = wait(running, timeout=HEARTBEAT_SECONDS, return_when=FIRST_COMPLETED)
+            if not done and time.monotonic() - last >= HEARTBEAT_SECONDS:
+                progress(f"[{len(results)}/{total}] running: "
+                         f"{', '.join(map(name, tracker.running()))} · {tracker.text()}")
+                last = time.monotonic()
+            # a worker's units end in submission order: collect them in that order
+            for fut in sorted(done, key=lambda f: list(running).index(f)):
+                w, unit = running.pop(fut)
+                results[unit] = fut.result()
+                tracker.finish(w, unit)
+                busy[w] -= 1
+                progress(f"[{len(results)}/{total}] {name(unit)} · {tracker.text()}")
+                last = time.monotonic()
+                if busy[w] == 0:
+                    start(w)
     except BaseException:
         for pool in pools:
             _terminate(pool)

@@ -21,9 +21,13 @@ from typing import Any
 
 from privlab._io import atomic_write_json, atomic_write_text
 from privlab.report import errata, findings, recommend
+from privlab.report.reports import SKIPPED, quick_notice, skipped_ids
 from privlab.report.templating import template
 
 STATUS_ORDER = ("verified", "confirmed", "refuted", "inconclusive")
+"""Statuses always counted in the summary (others only when present; ``skipped`` — claims a
+``--quick`` run did not check — last and never merged with ``inconclusive``)."""
+QUICK_ORIGIN = "from `privlab verify --quick` (fewer audit samples)"
 AUDIT_COLUMNS = ("mechanism", "control", "epsilon_claimed", "epsilon_lower_bound", "confidence",
                  "samples", "verdict", "expected", "ok")
 LEDGER_COLUMNS = ("id", "status", "severity", "method", "source", "statement", "value")
@@ -112,8 +116,11 @@ def view(report: Mapping[str, Any], figures_root: Path | None = None) -> dict[st
                                           for f in sec.get("figures", [])]})
     tables = [{**table_view(t), "id": tid} for tid, t in report.get("tables", {}).items()]
     s = report["summary"]
+    skipped = skipped_ids(report.get("claims", []))
     return {
-        "r": report, "s": s, "status_order": STATUS_ORDER,
+        "r": report, "s": s, "status_order": STATUS_ORDER, "skipped": skipped,
+        "quick_notice": (quick_notice(QUICK_ORIGIN, skipped, what="report")
+                         if report.get("quick") else None),
         "findings": rows, "groups": findings.grouped(rows),
         "derived_kinds": any(r["derived"] for r in rows), "fallback_rule": findings.FALLBACK_RULE,
         "failed": findings.failed_guarantees(report),
@@ -149,9 +156,12 @@ def md_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str]) -> str:
 
 def summarise(claims: Sequence[Mapping[str, Any]],
               guarantees: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Verdict and claim counts by status (:data:`STATUS_ORDER`, then any other status present,
+    ``skipped`` last: a claim not checked is counted as skipped, never as inconclusive)."""
     counts = Counter(c["status"] for c in claims)
     holding = sum(bool(g["holds"]) for g in guarantees)
-    keys = list(STATUS_ORDER) + sorted(set(counts) - set(STATUS_ORDER))
+    keys = list(STATUS_ORDER) + sorted(set(counts) - {*STATUS_ORDER, SKIPPED})
+    keys += [SKIPPED] if counts.get(SKIPPED) else []
     return {"ok": holding == len(guarantees), "guarantees": len(guarantees),
             "guarantees_holding": holding,
             "claims": {k: counts.get(k, 0) for k in keys}}
