@@ -67,6 +67,8 @@ def test_claims_filter(capsys: pytest.CaptureFixture[str]) -> None:
     assert rows[0]["status"] == "refuted" and rows[0]["counterexample"] is not None
 
 
+# The one end-to-end run of the main job in the default suite (privlab verify --quick, ~17 s
+# alone on 2 cores): kept here on purpose, every other test over ~10 s is marked slow.
 def test_verify_quick_writes_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out_dir = tmp_path / "rep"
     code, out, err = run(capsys, "verify", "--quick", "--out", str(out_dir), "--format", "json")
@@ -151,6 +153,7 @@ def test_audit_dp_release_dispatch(capsys: pytest.CaptureFixture[str]) -> None:
     assert rc == 2 and "k=0" in err and "Traceback" not in err
 
 
+@pytest.mark.slow  # two whole --quick runs (1 and 2 workers): 60-100 s on 2 cores
 def test_parallel_report_equals_sequential(tmp_path: Path) -> None:
     """Claims, tables and sections run in worker processes give the report the sequential path
     gives (every unit is seeded by name), apart from timings."""
