@@ -11,6 +11,10 @@ Policy (the same for every release family):
   (and any side file) and ``OUTPUT`` to temp files in the target folder, then renames the
   certificate first and the data last (:func:`privlab._io.atomic_write_group`), so the data
   never appears without its certificate; temp files are removed on errors and interrupts.
+* **Attribute roles** (:func:`role_options`, :mod:`privlab.commands._roles`): every input
+  column is anonymised, a quasi-identifier (``--qi``), sensitive (``--sensitive``),
+  non-identifying (``--keep``, the user's statement) or dropped (``--drop-other``); a column
+  without a role is refused, listing it.  The certificate states every column's role.
 * **Uncertified releases are refused** (:func:`refuse_uncertified`): nothing is written, exit
   1, one line with the certified loss and the option that would fix it; ``--allow-uncertified``
   writes it anyway with the certificate stating the real loss.
@@ -196,30 +200,66 @@ def column_policy(header: Sequence[str], used: Sequence[str], keep: str | None,
 
     Default: refuse when there are any (listing them); ``--keep A,B`` passes the named ones
     through unchanged (explicitly: they are published as they are); ``--drop-other`` drops
-    every column not anonymised and not kept.
+    every column not anonymised and not kept.  (The release commands now use the attribute
+    roles of :func:`role_options`, which extend this policy with ``--qi`` / ``--sensitive``.)
     """
-    kept = [] if keep is None else parse_columns(keep, header, "keep")
-    both = [c for c in kept if c in used]
-    if both:
-        raise InvalidParameter(f"keep: column {both[0]!r} is anonymised by the method; "
-                               "--keep lists columns passed through unchanged")
-    other = [c for c in header if c not in used and c not in kept]
-    if other and not drop_other:
+    from privlab.commands._roles import AttributeRoles
+
+    r = AttributeRoles(keep=keep, drop_other=drop_other).resolve(header, used)
+    return list(r.non_identifying), list(r.dropped)
+
+
+def role_options(default_qi: str = "the anonymised columns") -> Any:
+    """``--qi COLS``, ``--sensitive COLS``, ``--keep COLS`` and ``--drop-other``: the attribute
+    roles shared by every release command (:class:`privlab.commands._roles.AttributeRoles`;
+    build one with ``AttributeRoles(qi=qi, sensitive=sensitive, keep=keep,
+    drop_other=drop_other)``).  ``default_qi`` is the command's default, shown in --help."""
+
+    def deco(f: Any) -> Any:
+        f = click.option("--drop-other", is_flag=True,
+                         help="Drop every input column that has no role (no --qi, --sensitive "
+                              "or --keep) and is not anonymised.")(f)
+        f = click.option("--keep", default=None, metavar="COLS",
+                         help="Non-identifying columns, published unchanged (e.g. a weight): "
+                              "your statement, listed as such in the certificate and not "
+                              "part of the quasi-identifiers.")(f)
+        f = click.option("--sensitive", default=None, metavar="COLS",
+                         help="Sensitive columns (never quasi-identifiers); their distinct "
+                              "l-diversity within the classes is certified.")(f)
+        return click.option("--qi", default=None, metavar="COLS",
+                            help="Quasi-identifier columns: k-anonymity is computed over them "
+                                 f"as written in OUTPUT (default: {default_qi}).  Columns "
+                                 "with no role are refused unless --drop-other.")(f)
+
+    return deco
+
+
+def released_roles(roles: Any, header: Sequence[str], released: Sequence[str],
+                   what: str = "a DP release") -> Any:
+    """The roles of a release that publishes no column unchanged (the DP releases): every
+    column is released (noised) or dropped.  ``--qi`` / ``--sensitive`` naming released
+    columns are declarative (listed in the certificate; the DP guarantee does not depend on
+    them); a column with any role that is not released, or without a role and no
+    ``--drop-other``, is refused.  ``roles``: a
+    :class:`~privlab.commands._roles.AttributeRoles`; returns its
+    :class:`~privlab.commands._roles.ResolvedRoles`."""
+    from privlab.commands._roles import AttributeRoles
+
+    if roles.keep:
+        raise InvalidParameter(f"keep={','.join(roles.keep)!r}: {what} publishes no column "
+                               "unchanged; drop the column (--drop-other) or release it")
+    passing = [c for c in (*(roles.qi or ()), *roles.sensitive) if c not in released]
+    if passing:
+        raise InvalidParameter(f"column {passing[0]!r} has a role but is not released; "
+                               f"{what} cannot pass it through unchanged: release it or drop "
+                               "it (--drop-other)")
+    free = AttributeRoles(qi=roles.qi, sensitive=roles.sensitive, drop_other=True)
+    res = free.resolve(header, released, what=what)
+    if res.dropped and not roles.drop_other:
         raise InvalidParameter(
-            f"the input has columns that are not anonymised: {', '.join(other)}; pass them "
-            "through unchanged with --keep (they are published as they are) or drop them "
-            "with --drop-other")
-    return kept, other
-
-
-def policy_options(f: Any) -> Any:
-    """``--keep COLS`` and ``--drop-other`` (see :func:`column_policy`)."""
-    f = click.option("--drop-other", is_flag=True,
-                     help="Drop every input column that is neither anonymised nor --keep.")(f)
-    return click.option("--keep", default=None, metavar="COLS",
-                        help="Columns passed through unchanged (e.g. an id): published as "
-                             "they are.  Columns neither anonymised nor kept are refused "
-                             "unless --drop-other.")(f)
+            f"the input has columns that are not released: {', '.join(res.dropped)}; "
+            f"{what} cannot pass them through unchanged: drop them with --drop-other")
+    return res
 
 
 def row_order(rows: str) -> str:

@@ -2,9 +2,10 @@
 
 * :data:`release_microagg` — the click group ``release`` with the subcommands ``mdav``,
   ``insensitive-mdav``, ``individual-ranking``, ``mdav-swap`` and ``ir-swap``
-  (``--input CSV --output CSV --k K --columns A,B [--bounds A=LO:HI,…]``; stdlib csv, every input
-  column and the row order kept, atomic writes, ``OUTPUT.cert.json`` with method, k, achieved
-  minimum group size and the checks run).
+  (``--input CSV --output CSV --k K --columns A,B [--bounds A=LO:HI,…]`` and the attribute
+  roles ``--qi/--sensitive/--keep/--drop-other``; stdlib csv, the row order kept, atomic
+  writes, ``OUTPUT.cert.json`` with method, k, every column's role, k-anonymity over the
+  quasi-identifiers as written, l-diversity, SSE/SST, record linkage and the checks run).
 * :data:`certify_insensitivity` — ``privlab certify insensitivity --algorithm NAME`` (the
   Definition 12 search of :func:`privlab.verify.microaggregation.insensitivity.check_insensitive`).
 * :func:`mount` — adds both to existing ``release`` and ``certify`` groups, e.g. issue 6's

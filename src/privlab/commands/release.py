@@ -1,17 +1,30 @@
 """CLI for the microaggregation family (issue 5).
 
-``privlab release METHOD --input CSV --output CSV --k K --columns A,B,C [--bounds A=LO:HI,…]``
-with METHOD one of ``mdav``, ``insensitive-mdav``, ``individual-ranking``, ``mdav-swap``,
-``ir-swap``.  The listed columns are replaced by the method's values (centroids, or swapped
-values — swapped cells keep their original text).  Columns not listed follow the policy of
-:func:`privlab.commands._csvio.column_policy`: refused by default (the message lists them),
-``--keep A,B`` passes them through unchanged, ``--drop-other`` drops them.  The row order is the
-input order (row i of OUTPUT is the anonymised row i of INPUT), stated in the certificate.
-``OUTPUT.cert.json`` is written beside it: method, k, achieved minimum group size, the checks
-run and whether each holds, the kept and dropped columns and the row order.  Both files are
-written as one unit (certificate first, data last; :func:`privlab.commands._csvio.write_release`),
-and not at all when a check fails unless ``--allow-uncertified``.
-``--bounds`` is required by ``insensitive-mdav`` and checked against the data whenever given.
+``privlab release METHOD --input CSV --output CSV --k K --columns A,B,C [--bounds A=LO:HI,…]
+[--qi COLS] [--sensitive COLS] [--keep COLS] [--drop-other]`` with METHOD one of ``mdav``,
+``insensitive-mdav``, ``individual-ranking``, ``mdav-swap``, ``ir-swap``.  The listed columns
+are replaced by the method's values (centroids, or swapped values — swapped cells keep their
+original text).  Every other column needs a role (:mod:`privlab.commands._roles`):
+``--qi`` (a quasi-identifier published unchanged), ``--sensitive`` (published unchanged, its
+l-diversity reported), ``--keep`` (non-identifying, published unchanged: the user's
+statement) — or is dropped with ``--drop-other``; a column without a role is refused, listing
+it.  The anonymised columns are quasi-identifiers unless declared ``--sensitive``; without
+``--qi`` they are the only ones.
+
+The certificate is computed on the CSV text about to be written, parsed back
+(:mod:`privlab.verify.microaggregation.published`): k-anonymity over the quasi-identifiers as
+written, the smallest class and the columns that split it, distinct l-diversity of each
+sensitive column, SSE/SST and record linkage of the anonymised columns, and — when columns
+are declared ``--keep`` — what k would be were they quasi-identifiers.  ``mdav`` and
+``insensitive-mdav`` claim k-anonymity: a release whose published quasi-identifiers are not
+k-anonymous is refused (exit 1, nothing written, one line naming the smallest class and the
+splitting columns) unless ``--allow-uncertified``.  ``individual-ranking`` (univariate
+groups) and the swap methods (probabilistic k-anonymity) report it without claiming it.
+The row order is the input order (row i of OUTPUT is the anonymised row i of INPUT), stated
+in the certificate.  Both files are written as one unit (certificate first, data last;
+:func:`privlab.commands._csvio.write_release`), and not at all when a check fails unless
+``--allow-uncertified``.  ``--bounds`` is required by ``insensitive-mdav`` and checked against
+the data whenever given.
 
 ``privlab certify insensitivity --algorithm NAME --k K`` runs the Definition 12 checker
 (:func:`privlab.verify.microaggregation.insensitivity.check_insensitive`): exit 0 when no
@@ -42,15 +55,16 @@ from privlab.commands._csvio import (
     allow_uncertified_option,
     check_in_bounds,
     check_output,
-    column_policy,
     csv_bytes,
     number,
     parse_columns,
-    policy_options,
     read_table,
     refuse_uncertified,
+    role_options,
     write_release,
 )
+from privlab.commands._release_text import GUARANTEES, K_ANONYMOUS, release_text, split_text
+from privlab.commands._roles import AttributeRoles
 from privlab.errors import InvalidParameter
 from privlab.types import CheckResult, Method, jsonable
 
@@ -104,24 +118,45 @@ def _group_checks(k: int, labels: np.ndarray, names: list[str]) -> list[CheckRes
     return out
 
 
+def _roles_of(roles: AttributeRoles | None, qi: Any, sensitive: Any, keep: Any,
+              drop_other: bool) -> AttributeRoles:
+    if roles is None:
+        return AttributeRoles(qi=qi, sensitive=sensitive, keep=keep, drop_other=drop_other)
+    if qi is not None or sensitive is not None or keep is not None or drop_other:
+        raise InvalidParameter("roles= is given: pass qi, sensitive, keep and drop_other "
+                               "inside it, not beside it")
+    return roles
+
+
 def run_release(method: str, input_: Path, output: Path, k: int, columns: str,
                 bounds: str | None, confidential: str | None, seed: int,
-                distance: str = "standardised", *, keep: str | None = None,
-                drop_other: bool = False, allow_uncertified: bool = False) -> dict[str, Any]:
+                distance: str = "standardised", *, keep: Any = None,
+                drop_other: bool = False, allow_uncertified: bool = False, qi: Any = None,
+                sensitive: Any = None, roles: AttributeRoles | None = None) -> dict[str, Any]:
     """Do the release and write both files; return the certificate dictionary.
 
-    Refused (``SystemExit(1)``, nothing written) when a check fails, unless
-    ``allow_uncertified``; columns not in ``columns`` follow ``keep`` / ``drop_other``."""
+    Every input column has a role (:class:`~privlab.commands._roles.AttributeRoles`: give
+    ``roles=`` or the ``qi`` / ``sensitive`` / ``keep`` / ``drop_other`` keywords, names as
+    ``"A,B"`` or sequences).  The certificate is computed on the CSV text about to be written
+    (:mod:`privlab.verify.microaggregation.published`).  Refused (``SystemExit(1)``, nothing
+    written) when a check fails — for mdav and insensitive-mdav, when the published
+    quasi-identifiers are not k-anonymous — unless ``allow_uncertified``."""
     from privlab.mechanisms import microaggregation as ma
     from privlab.mechanisms.microaggregation import prob_kanon as pk
-    from privlab.metrics import check_k_anonymity
+    from privlab.verify.microaggregation.published import (
+        WrittenTable,
+        check_published_k_anonymity,
+        check_published_l_diversity,
+        microaggregation_measures,
+    )
 
     if method not in METHODS:
         raise InvalidParameter(f"method={method!r} must be one of {', '.join(METHODS)}")
+    declared = _roles_of(roles, qi, sensitive, keep, drop_other)
     check_output(output, {"input": input_})
     header, rows = _read(Path(input_))
     cols = _columns(columns, header)
-    kept, dropped = column_policy(header, cols, keep, drop_other)
+    res_roles = declared.resolve(header, cols, what=method)
     idx = [header.index(c) for c in cols]
     x = _numbers(rows, idx, cols)
     k = ma.check_k(k, len(rows))
@@ -152,14 +187,14 @@ def run_release(method: str, input_: Path, output: Path, k: int, columns: str,
             for j, c in enumerate(idx):
                 r[c] = _fmt(res.released[i, j])
         checks += _group_checks(k, res.labels, cols)
-        if res.labels.ndim == 1:
-            checks.append(check_k_anonymity(res.released, k))
         if method == "insensitive-mdav":
             checks.append(_insensitivity_on_input(x, k, dom, seed))
         min_size = res.min_group_size
         props["groups"] = res.n_groups
     else:
-        conf = _columns(confidential, cols, "confidential") if confidential else list(cols)
+        sens_anon = [c for c in cols if c in res_roles.sensitive]
+        conf = (_columns(confidential, cols, "confidential") if confidential
+                else sens_anon or list(cols))
         ci = [cols.index(c) for c in conf]
         if method == "mdav-swap":
             sres = pk.mdav_swap(x, k, confidential=ci, rng=seed, distance=distance)
@@ -184,20 +219,52 @@ def run_release(method: str, input_: Path, output: Path, k: int, columns: str,
         props["confidential"] = conf
         props["reidentification_bound"] = f"1/{min_size} (thesis §3.3.1: uniform swap in " \
                                           f"groups of ≥ {min_size})"
-    out_cols = [j for j, h in enumerate(header) if h not in dropped]
+    out_cols = [j for j, h in enumerate(header) if h not in res_roles.dropped]
+    data = csv_bytes([header[j] for j in out_cols], [[r[j] for j in out_cols] for r in out_rows])
+    # the certificate is computed on the text about to be written, read back as a reader would
+    written = WrittenTable.parse(data)
+    qis = list(res_roles.quasi_identifiers)
+    kan = check_published_k_anonymity(written, qis, k, anonymised=cols)
+    claimed = method in K_ANONYMOUS
+    if claimed:
+        checks.append(kan)
+    published: dict[str, Any] = {
+        "quasi_identifiers": qis, "k_anonymity_claimed": claimed,
+        "k_anonymity": kan.to_dict(),
+        "l_diversity": [check_published_l_diversity(written, qis, c).to_dict()
+                        for c in res_roles.sensitive]}
+    if res_roles.non_identifying:
+        wider = [c for c in res_roles.header
+                 if c in res_roles.quasi_identifiers or c in res_roles.non_identifying]
+        alt = check_published_k_anonymity(written, wider, k, anonymised=cols)
+        published["if_non_identifying_were_quasi_identifiers"] = {
+            "quasi_identifiers": wider, "achieved_k": alt.value,
+            "classes_below_k": alt.evidence["classes_below_k"],
+            "records_below_k": alt.evidence["records_below_k"],
+            "split_by": [d["column"] for d in alt.evidence["split_by"]]}
+    props["information_loss_and_linkage"] = microaggregation_measures(
+        x, written.numbers(cols), cols)
     cert = {"method": method, "k": k, "n": len(rows), "columns": cols,
-            "achieved_min_group_size": int(min_size),
+            "guarantee": GUARANTEES[method],
+            "achieved_min_group_size": int(min_size), "achieved_k": kan.value,
             "holds": all(c.holds for c in checks),
-            "checks": [c.to_dict() for c in checks], "properties": props, "seed": seed,
-            "kept_columns": kept, "dropped_columns": dropped, "row_order": ROW_ORDER,
+            "checks": [c.to_dict() for c in checks], "roles": res_roles.to_dict(),
+            "published": published, "properties": props, "seed": seed,
+            "kept_columns": list(res_roles.pass_through),
+            "dropped_columns": list(res_roles.dropped), "row_order": ROW_ORDER,
             "input": str(input_), "output": str(output)}
     if not cert["holds"]:
         failed = next(c for c in checks if not c.holds)
-        refuse_uncertified(f"{method} k={k}", f"check failed: {failed.claim}",
-                           "check --k and --bounds", allow_uncertified)
-    write_release(output, csv_bytes([header[j] for j in out_cols],
-                                    [[r[j] for j in out_cols] for r in out_rows]),
-                  jsonable(cert))
+        if failed is kan:
+            refuse_uncertified(f"{method} k={k}", split_text(kan),
+                               "generalise the splitting columns, or drop them (leave them out "
+                               "of --qi and use --drop-other); declare a column --keep only if "
+                               "it does not identify",
+                               allow_uncertified)
+        else:
+            refuse_uncertified(f"{method} k={k}", f"check failed: {failed.claim}",
+                               "check --k and --bounds", allow_uncertified)
+    write_release(output, data, jsonable(cert))
     return cert
 
 
@@ -235,37 +302,38 @@ def release_group() -> None:
 
 def _make(method: str) -> click.Command:
     @click.command(method, help=f"{method}: microaggregation family release (thesis ch.3/6, "
-                   "irm); the listed columns are replaced; other columns are refused unless "
-                   "--keep or --drop-other; rows keep the input order.")
+                   "irm); the listed columns are replaced; every other column needs a role "
+                   "(--qi, --sensitive, --keep) or --drop-other; k-anonymity is certified over "
+                   "the quasi-identifiers as written; rows keep the input order.")
     @click.option("--input", "input_", type=click.Path(dir_okay=False, path_type=Path),
                   required=True)
     @click.option("--output", type=click.Path(dir_okay=False, path_type=Path), required=True)
     @click.option("--k", "k", type=int, required=True, help="Minimum group size.")
-    @click.option("--columns", required=True, help="Comma-separated numerical columns.")
+    @click.option("--columns", required=True,
+                  help="Comma-separated numerical columns to anonymise (quasi-identifiers "
+                       "unless declared --sensitive).")
     @click.option("--bounds", default=None,
                   help="Declared domain NAME=LO:HI,… (required by insensitive-mdav).")
     @click.option("--confidential", default=None,
-                  help="Swap methods: the columns to swap (default: every listed column).")
+                  help="Swap methods: the columns to swap (default: the --columns declared "
+                       "--sensitive, else every listed column).")
     @click.option("--distance", type=click.Choice(["standardised", "raw"]),
                   default="standardised", show_default=True, help="MDAV distance space.")
-    @policy_options
+    @role_options("the --columns not declared --sensitive")
     @allow_uncertified_option
     @seed_option
     @format_option
     def cmd(input_: Path, output: Path, k: int, columns: str, bounds: str | None,
-            confidential: str | None, distance: str, keep: str | None, drop_other: bool,
-            allow_uncertified: bool, seed: int, fmt: str) -> None:
+            confidential: str | None, distance: str, qi: str | None, sensitive: str | None,
+            keep: str | None, drop_other: bool, allow_uncertified: bool, seed: int,
+            fmt: str) -> None:
         if confidential is not None and method not in ("mdav-swap", "ir-swap"):
             raise click.UsageError("--confidential applies to mdav-swap and ir-swap only")
         cert = run_release(method, input_, output, k, columns, bounds, confidential, seed,
-                           distance, keep=keep, drop_other=drop_other,
+                           distance, roles=AttributeRoles(qi=qi, sensitive=sensitive,
+                                                          keep=keep, drop_other=drop_other),
                            allow_uncertified=allow_uncertified)
-        emit(cert, fmt, lambda: "\n".join(
-            [f"wrote {output} ({cert['n']} rows) and {output}.cert.json",
-             f"{method}: k = {k}, achieved minimum group size "
-             f"{cert['achieved_min_group_size']}",
-             *(f"  [{'ok' if c['holds'] else 'FAIL'}] {c['claim']}" for c in cert["checks"]),
-             f"certificate: {'HOLDS' if cert['holds'] else 'DOES NOT HOLD'}"]))
+        emit(cert, fmt, lambda: release_text(cert, output))
         exit_with(EXIT_OK if cert["holds"] else EXIT_FAILED)
 
     return cmd

@@ -1,11 +1,15 @@
 """CLI for t-closeness (thesis ch.7, ins15): release, certify a release, stochastic t.
 
 ``privlab release t-closeness --input CSV --output CSV --confidential COL --t T [--l L]
-[--qi A,B,…] [--form anatomy|permuted] [--order V1,V2,…]`` writes OUTPUT (every input row
-once, plus ``group``; ``permuted``: the confidential column permuted within each class and a
-``bucket`` column; ``anatomy``: the confidential column dropped and ``OUTPUT.groups.csv`` with
-``group,<COL>,bucket``) and ``OUTPUT.cert.json`` (achieved t by the exact distance, minimal
-class size, buckets).  ``privlab certify t-closeness --input CSV --groups COL
+[--qi A,B,…] [--keep COLS] [--drop-other] [--form anatomy|permuted] [--order V1,V2,…]`` writes
+OUTPUT (every input row once, plus ``group``; ``permuted``: the confidential column permuted
+within each class and a ``bucket`` column; ``anatomy``: the confidential column dropped and
+``OUTPUT.groups.csv`` with ``group,<COL>,bucket``) and ``OUTPUT.cert.json`` (achieved t by the
+exact distance, minimal class size, buckets, each recomputed from the bytes written; the
+attribute roles of :mod:`privlab.commands._roles`: the confidential column is the sensitive
+one, ``--qi`` defaults to every other column not ``--keep``; the classes over the
+quasi-identifiers as written are reported — they are published unchanged, so they are not
+a claim).  ``privlab certify t-closeness --input CSV --groups COL
 (--confidential COL | --buckets COL) [--t T]`` and ``privlab certify stochastic-t --n N
 --class-size E --epsilon EPS --mechanism rr|laplace|staircase``.
 """
@@ -32,15 +36,15 @@ from privlab.commands._common import (
 from privlab.commands._csvio import (
     allow_uncertified_option,
     check_output,
-    column_policy,
     csv_bytes,
-    policy_options,
     read_table,
     refuse_uncertified,
+    role_options,
     write_release,
 )
+from privlab.commands._roles import AttributeRoles
 from privlab.errors import InvalidParameter
-from privlab.types import jsonable
+from privlab.types import CheckResult, jsonable
 
 if TYPE_CHECKING:  # numpy is imported where it is used, so that --help imports no engine
     import numpy as np
@@ -89,6 +93,38 @@ def _fmt_value(x: Any) -> str:
     return str(x)
 
 
+def _recheck_written(data: bytes, side: list[tuple[str, bytes]], form: str, confidential: str,
+                     qi: list[str], t: Fraction, k: int) -> tuple[dict[str, Any],
+                                                                 list[CheckResult]]:
+    """The certificate's t, class sizes and l recomputed from the bytes about to be written
+    (the groups and buckets of OUTPUT, or of OUTPUT.groups.csv for Anatomy), and the classes
+    over the quasi-identifiers as written (reported: they are published unchanged)."""
+    import numpy as np
+
+    from privlab.verify.microaggregation.published import (
+        WrittenTable,
+        check_published_k_anonymity,
+    )
+    from privlab.verify.tcloseness import check_k_anonymity, check_l_diversity, check_t_closeness
+
+    main = WrittenTable.parse(data)
+    sens = main if form == "permuted" else WrittenTable.parse(side[0][1])
+    grp = np.array(sens.column("group"))
+    t_res = check_t_closeness(np.array(sens.column("bucket")), grp, t,
+                              claim="t-closeness recomputed from the written file")
+    k_res = check_k_anonymity(grp, k)
+    k_res = CheckResult(holds=k_res.holds, claim=f"every class of the written file has ≥ {k} "
+                        "records", value=k_res.value, evidence=k_res.evidence,
+                        counterexample=k_res.counterexample)
+    ldiv = check_l_diversity(np.array(sens.column(confidential)), grp, 1)
+    qi_classes = check_published_k_anonymity(main, qi, None)
+    published = {"quasi_identifiers": qi, "k_anonymity_claimed": False,
+                 "k_anonymity": qi_classes.to_dict(),
+                 "l_diversity": {"column": confidential, "within": "the written classes",
+                                 "value": ldiv.value}}
+    return published, [t_res, k_res]
+
+
 @click.command("t-closeness")
 @click.option("--input", "input_", type=click.Path(path_type=Path), required=True)
 @click.option("--output", type=click.Path(path_type=Path), required=True)
@@ -97,22 +133,26 @@ def _fmt_value(x: Any) -> str:
 @click.option("--l", "l", type=int, default=1, show_default=True,
               help="Classes per bucket, 1 … ⌊N/b²⌋.")
 @click.option("--b", "b", type=int, default=None, help="Buckets (default ⌈t⌉ + 1).")
-@click.option("--qi", default=None, help="Quasi-identifier columns A,B,… (default: all others).")
 @click.option("--order", default=None, help="Order of an ordinal confidential attribute V1,V2,…")
 @click.option("--form", type=click.Choice(["anatomy", "permuted"]), default="permuted",
               show_default=True)
-@policy_options
+@role_options("every column not confidential and not declared --keep; they also order the "
+              "records into classes")
 @allow_uncertified_option
 @seed_option
 @format_option
 def release_t_closeness(input_: Path, output: Path, confidential: str, t: str, l: int,  # noqa: E741
-                        b: int | None, qi: str | None, order: str | None, form: str,
-                        keep: str | None, drop_other: bool, allow_uncertified: bool, seed: int,
-                        fmt: str) -> None:
+                        b: int | None, order: str | None, form: str, qi: str | None,
+                        sensitive: str | None, keep: str | None, drop_other: bool,
+                        allow_uncertified: bool, seed: int, fmt: str) -> None:
     """Bucketization construction of thesis §7.2 / ins15 §6 (t-close, k-anonymous).
 
-    Columns neither confidential nor in --qi are refused unless --keep / --drop-other; the
-    rows keep the input order (stated in the certificate)."""
+    Every column has a role: the confidential one is sensitive, --qi the quasi-identifiers
+    (default: every other column not --keep), --keep non-identifying (your statement); others
+    are refused unless --drop-other.  The quasi-identifiers are published unchanged: the
+    guarantee bounds what a class reveals about the confidential value, not re-identification
+    (the certificate reports the classes over the quasi-identifiers as written).  t, the class
+    sizes and l are recomputed from the text written.  Rows keep the input order."""
     import numpy as np
 
     from privlab.mechanisms.tcloseness.bucketization import release_t_close
@@ -120,23 +160,33 @@ def release_t_closeness(input_: Path, output: Path, confidential: str, t: str, l
     from privlab.verify.tcloseness import check_release
 
     tf = as_fraction_t(t)
+    declared = AttributeRoles(qi=qi, sensitive=sensitive, keep=keep, drop_other=drop_other)
     check_output(output, {"input": input_}, suffixes=(".cert.json", ".groups.csv"))
     header, rows = read_csv(input_)
     vals = _column(header, rows, confidential, "confidential")
+    extra = [c for c in declared.sensitive if c != confidential]
+    if extra:
+        raise InvalidParameter(
+            f"sensitive: column {extra[0]!r} would be published unchanged beside "
+            "quasi-identifiers published unchanged; t-closeness protects the --confidential "
+            "column only: drop it (--drop-other) or release it separately")
+    roles = declared.resolve(header, [confidential], anonymised_role="sensitive",
+                             default_qi="all-other", what="t-closeness (--confidential)")
+    qi_cols = list(roles.quasi_identifiers)
+    kept, dropped = list(roles.pass_through), list(roles.dropped)
     order_list = None if order is None else order.split(",")
     if vals.dtype != object and order_list is not None:
         vals = np.array([r[confidential] for r in rows], dtype=object)
-    qi_cols = [c for c in header if c != confidential] if qi is None else qi.split(",")
-    for c in qi_cols:
-        if c not in header:
-            raise InvalidParameter(f"qi: column {c!r} is not in the input header "
-                                   f"({', '.join(header)})")
-    kept, dropped = column_policy(header, [confidential, *qi_cols], keep, drop_other)
     header = [c for c in header if c not in dropped]
+    added = ["group", "bucket"] if form == "permuted" else ["group"]
+    clash = [c for c in added if c in header]
+    if clash:
+        raise InvalidParameter(f"input column {clash[0]!r} would collide with the "
+                               f"{clash[0]!r} column the release adds; rename or drop it")
     qmat = _qi_matrix(header, rows, qi_cols) if qi_cols else None
     progress(f"t-closeness: N={len(rows)}, t={tf}, l={l}")
     rel = release_t_close(vals, tf, l, qi=qmat, b=b, order=order_list)
-    checks = check_release(rel)
+    checks = list(check_release(rel))
     others = [c for c in header if c != confidential]
     side: list[tuple[str, bytes]] = []
     if form == "permuted":
@@ -151,6 +201,9 @@ def release_t_closeness(input_: Path, output: Path, confidential: str, t: str, l
         side.append((f"{output}.groups.csv", csv_bytes(
             ["group", confidential, "bucket"],
             [[int(a), _fmt_value(x), int(y)] for a, x, y in zip(g, v, bk, strict=True)])))
+    data = csv_bytes(out_header, out_rows)
+    written, rechecks = _recheck_written(data, side, form, confidential, qi_cols, tf, rel.k)
+    checks += rechecks
     cert = {"mechanism": "t-closeness/bucketization",
             "parameters": {"t": tf, "l": l, "b": rel.plan.b, "form": form, "seed": seed,
                            "confidential": confidential, "qi": qi_cols},
@@ -160,6 +213,8 @@ def release_t_closeness(input_: Path, output: Path, confidential: str, t: str, l
                           "epsilon_substitute": 2 * math.log(tf)},
             "holds": all(c.holds for c in checks),
             "checks": [c.to_dict() for c in checks],
+            "roles": roles.to_dict(),
+            "published": written,
             "properties": {"achieved_t": checks[0].value, "min_class_size": rel.k,
                            "classes": rel.n_groups, "buckets": rel.plan.b,
                            "bucket_ranges": rel.bucket_ranges(),
@@ -168,17 +223,26 @@ def release_t_closeness(input_: Path, output: Path, confidential: str, t: str, l
             "kept_columns": kept, "dropped_columns": dropped,
             "row_order": "input order: row i of the output is row i of the input",
             "notes": ["ε bounds hold only for an uninformed intruder (thesis §7.3, ins15 "
-                      "Prop. 3); an intruder knowing k−1 values of a class learns the last."]}
+                      "Prop. 3); an intruder knowing k−1 values of a class learns the last.",
+                      "The quasi-identifiers are published unchanged (Anatomy / permuted "
+                      "release): the guarantee bounds what a class reveals about the "
+                      "confidential value, not re-identification; 'published' reports the "
+                      "classes over the quasi-identifiers as written."]}
     if not cert["holds"]:
         failed = next(c for c in checks if not c.holds)
         refuse_uncertified(f"t-closeness t={tf}", f"check failed: {failed.claim}",
                            "check --t, --l and --b", allow_uncertified)
-    write_release(output, csv_bytes(out_header, out_rows), jsonable(cert), side=side)
+    write_release(output, data, jsonable(cert), side=side)
     summary = {"output": str(output), "certificate": f"{output}.cert.json", **cert}
     emit(summary, fmt, lambda: "\n".join([
         f"wrote {output} ({form}) and {output}.cert.json",
         f"t requested {tf}, achieved {checks[0].value} (exact), k = {rel.k}, "
         f"{rel.n_groups} classes, {rel.plan.b} buckets ({rel.plan.method} counts)",
+        f"quasi-identifiers (published unchanged): {', '.join(qi_cols) or 'none'}; "
+        f"non-identifying (your statement, --keep): "
+        f"{', '.join(roles.non_identifying) or 'none'}; dropped: {', '.join(dropped) or 'none'}",
+        f"re-checked on the written file: t = {checks[3].value}, smallest class "
+        f"{checks[4].value}, distinct l = {written['l_diversity']['value']}",
         f"certificate: {'HOLDS' if cert['holds'] else 'DOES NOT HOLD'}"]))
     exit_with(EXIT_OK if cert["holds"] else EXIT_FAILED)
 

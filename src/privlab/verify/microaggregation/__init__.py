@@ -1,6 +1,8 @@
 """Checkers of the microaggregation family: insensitivity (Def. 12–14, Prop. 6–7),
-probabilistic k-anonymity (ch.3 Def. 5), taxonomy metrics (eq. 6.6) and the literal exact
-reference transcriptions of the algorithms.
+probabilistic k-anonymity (ch.3 Def. 5), taxonomy metrics (eq. 6.6), the literal exact
+reference transcriptions of the algorithms, and the properties of a published table as
+written (k-anonymity over the declared quasi-identifiers, l-diversity, SSE/SST, record
+linkage: :mod:`~privlab.verify.microaggregation.published`).
 
 The names below are re-exported lazily (PEP 562): importing the package imports none of
 its modules, so ``privlab --help`` stays fast; ``from privlab.verify.microaggregation import X``
@@ -28,6 +30,12 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and readers
         check_probabilistic_k_anonymity,
         posterior,
     )
+    from privlab.verify.microaggregation.published import (
+        WrittenTable,
+        check_published_k_anonymity,
+        check_published_l_diversity,
+        microaggregation_measures,
+    )
     from privlab.verify.microaggregation.reference import (
         brute_force_insensitive_pair,
         literal_corner_sequence,
@@ -51,6 +59,8 @@ _EXPORTS: dict[str, str] = {
     "check_insensitive": "privlab.verify.microaggregation.insensitivity",
     "check_marginality_sensitivity": "privlab.verify.microaggregation.taxonomy",
     "check_probabilistic_k_anonymity": "privlab.verify.microaggregation.prob_kanon",
+    "check_published_k_anonymity": "privlab.verify.microaggregation.published",
+    "check_published_l_diversity": "privlab.verify.microaggregation.published",
     "check_semantic_metric": "privlab.verify.microaggregation.taxonomy",
     "clusters_correspond": "privlab.verify.microaggregation.insensitivity",
     "is_neighbour": "privlab.verify.microaggregation.insensitivity",
@@ -60,18 +70,23 @@ _EXPORTS: dict[str, str] = {
     "literal_mdav_labels": "privlab.verify.microaggregation.reference",
     "literal_order_labels": "privlab.verify.microaggregation.reference",
     "mdav_group_sizes": "privlab.verify.microaggregation.reference",
+    "microaggregation_measures": "privlab.verify.microaggregation.published",
     "posterior": "privlab.verify.microaggregation.prob_kanon",
     "ratio_parts": "privlab.verify.microaggregation.taxonomy",
+    "WrittenTable": "privlab.verify.microaggregation.published",
 }
 
 __all__ = [
     "PARTITIONS",
+    "WrittenTable",
     "brute_force_insensitive_pair",
     "centroid_change",
     "check_centroid_sensitivity",
     "check_insensitive",
     "check_marginality_sensitivity",
     "check_probabilistic_k_anonymity",
+    "check_published_k_anonymity",
+    "check_published_l_diversity",
     "check_semantic_metric",
     "clusters_correspond",
     "is_neighbour",
@@ -81,6 +96,7 @@ __all__ = [
     "literal_mdav_labels",
     "literal_order_labels",
     "mdav_group_sizes",
+    "microaggregation_measures",
     "posterior",
     "ratio_parts",
 ]
