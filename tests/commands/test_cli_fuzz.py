@@ -71,7 +71,8 @@ DP_OPTS = {**RELEASE_OPTS, "--epsilon": NUM, "--k": K, "--columns": COLS, "--bou
            "--taxonomy": TAX, "--rows": CHOICE, "--noise": CHOICE, "--drop-other": None,
            "--allow-uncertified": None, "--noise-scale": NUM}
 MA_OPTS = {**RELEASE_OPTS, "--k": K, "--columns": COLS, "--bounds": BOUNDS, "--keep": COLS,
-           "--drop-other": None, "--confidential": COLS, "--allow-uncertified": None}
+           "--qi": COLS, "--sensitive": COLS, "--drop-other": None, "--confidential": COLS,
+           "--allow-uncertified": None}
 COMMANDS = {
     ("release", "laplace-dp"): DP_OPTS, ("release", "ir-dp"): DP_OPTS,
     ("release", "insensitive-mdav-dp"): DP_OPTS, ("release", "mdav"): MA_OPTS,
@@ -79,6 +80,7 @@ COMMANDS = {
     ("release", "mdav-swap"): MA_OPTS,
     ("release", "t-closeness"): {**RELEASE_OPTS, "--confidential": COLS, "--t": NUM,
                                  "--l": K, "--qi": COLS, "--keep": COLS, "--drop-other": None,
+                                 "--sensitive": COLS,
                                  "--form": st.sampled_from(["anatomy", "permuted", "x"])},
     ("certify", "staircase"): {"--epsilon": NUM, "--sensitivity": NUM, "--d": NUM},
     ("certify", "laplace"): {"--epsilon": NUM, "--sensitivity": NUM},
