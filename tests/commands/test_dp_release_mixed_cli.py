@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -47,7 +48,8 @@ def _release(f: dict[str, Path], *extra: str, method: str = "insensitive-mdav-dp
 
 def test_round_trip(files, capsys):
     code, out, err = run(capsys, *_release(files, "--k", "5", "--columns", "age,hours",
-                                           "--bounds", "0:100,0:100", "--format", "json"))
+                                           "--bounds", "0:100,0:100", "--seed", "0",
+                                           "--format", "json"))
     assert code == 0, err
     assert json.loads(out)["rows"] == 30
     rows = list(csv.reader(files["out"].open()))
@@ -63,11 +65,17 @@ def test_round_trip(files, capsys):
     assert cert["parameters"]["em_factor"] == "n/k" and cert["parameters"]["rows"] == "shuffled"
     assert [p["kind"] for p in cert["parts"]] == ["numerical", "numerical", "categorical"]
     assert cert["taxonomies"][0]["range_ok"] and "WordNet" in cert["notes"][0]
-    # same seed, same output; another seed, another output
+    assert "seed" not in cert["parameters"]  # whoever knows the seed can replay the release
+    # same seed, same output; another seed, another output; no seed: fresh OS entropy
     again = files["dir"] / "again.csv"
     assert run(capsys, *_release(files, "--k", "5", "--columns", "age,hours", "--bounds",
-                                 "0:100", out=again))[0] == 0
+                                 "0:100", "--seed", "0", out=again))[0] == 0
     assert again.read_text() == files["out"].read_text()
+    fresh = [files["dir"] / f"fresh{i}.csv" for i in range(2)]
+    for f in fresh:
+        assert run(capsys, *_release(files, "--k", "5", "--columns", "age,hours", "--bounds",
+                                     "0:100", out=f))[0] == 0
+    assert fresh[0].read_text() != fresh[1].read_text()  # the default seed 0 made them equal
     other = files["dir"] / "other.csv"
     assert run(capsys, *_release(files, "--k", "5", "--columns", "age,hours", "--bounds",
                                  "0:100", "--seed", "1", out=other))[0] == 0
@@ -191,3 +199,49 @@ def test_certify_mixed(files, capsys):
                         "individual-ranking"), "individual ranking")):
         code, out, err = run(capsys, *base, *bad)
         assert code == 2 and frag in err and "Traceback" not in err, (bad, err)
+
+
+def test_mixed_certificate_carries_the_expected_error_and_no_seed(files, capsys):
+    # catches: the seed written into the published certificate (with the seed and n anyone
+    # can replay the noise and subtract it), and the utility missing from the mixed release
+    code, out, err = run(capsys, *_release(files, "--k", "5", "--columns", "age,hours",
+                                           "--bounds", "0:100,0:100", "--max-relative-error",
+                                           "0.1", "--format", "json"))
+    assert code == 0, err
+    text = Path(f"{files['out']}.cert.json").read_text()
+    cert = json.loads(text)
+    assert "seed" not in cert and "utility_on_data" not in text and "true_mean" not in text
+    u = cert["utility"]
+    assert [a["attribute"] for a in u["attributes"]] == ["age", "hours"]
+    # the vldb14 scale per unit (n/k)·m/(kε), m = 3 attributes (age, hours, job); √2·s·Δ
+    # (rounding of the products: 1e-14)
+    sd = 2**0.5 * (30 / 5) * 3 / (5 * 1) * 100
+    assert u["attributes"][0]["noise_sd_continuous"] == pytest.approx(sd, rel=1e-14)
+    assert u["target"]["max_relative_error"] == 0.1 and u["target"]["met"] is False
+    assert "warning: age: the noise exceeds the attribute's range" in err
+    d = json.loads(out)["utility_on_data"]["attributes"]
+    ages = np.array([float(r["age"]) for r in csv.DictReader(files["in"].open())])
+    assert d[0]["true_mean"] == ages.mean()
+    code, out, _ = run(capsys, "certify", "dp-release", "--n", "30", "--k", "5", "--epsilon",
+                       "1", "--taxonomy", f"job={files['tax']}", "--attributes", "3",
+                       "--noise-scale", "vldb14", "--format", "json")
+    c = json.loads(out)
+    assert code == 0 and [a["range"] for a in c["utility"]["attributes"]] == [1.0, 1.0]
+
+
+def test_mixed_refusal_says_why_and_names_the_smallest_certified_scale(files, capsys):
+    # catches: the former refusal (the loss and "raise --noise-scale" only: no reason, no
+    # value), and a suggested scale that is not certified or not the smallest to 3 digits
+    from privlab.verify.releases.utility_target import _down3
+
+    base = ("--k", "5", "--columns", "age", "--bounds", "0:100", "--noise-scale")
+    code, _, err = run(capsys, *_release(files, *base, "thesis"))
+    assert code == 1 and err.count("\n") == 1
+    assert "the Laplace noise of the numerical columns loses ε =" in err
+    m = re.search(r"--noise-scale ([0-9.e+]+) is certified at ε = 1", err)
+    assert m is not None
+    assert run(capsys, *_release(files, *base, m.group(1)))[0] == 0
+    code, _, err = run(capsys, *_release(files, *base, repr(_down3(float(m.group(1))))))
+    assert code == 1 and err.startswith("refused:")
+    code, _, err = run(capsys, *_release(files, "--k", "5", "--rows", "aligned"))
+    assert code == 1 and "publish which records share a cluster" in err

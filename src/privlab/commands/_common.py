@@ -24,6 +24,17 @@ format_option = click.option(
     help="table for people; json: machine-readable on stdout (nothing else on stdout).")
 seed_option = click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
                            help="Seed of every random stream (same seed, same output).")
+release_seed_option = click.option(
+    "--seed", type=click.IntRange(min=0), default=None,
+    help="Seed of the release's random streams (same seed, same output).  Default: fresh OS "
+         "entropy — anyone who knows the seed can replay the release and remove its noise or "
+         "undo its permutation, so the seed is never written to the certificate.")
+
+
+def seed_statement(seed: int | None) -> str:
+    """What a certificate says about the randomness of a release (never the seed itself)."""
+    return ("fixed by --seed (not recorded: whoever knows it can replay the release)"
+            if seed is not None else "fresh OS entropy")
 
 
 _T0 = time.monotonic()

@@ -6,7 +6,8 @@ releases the numerical ``--columns`` and the ``--taxonomy`` columns together wit
 :class:`~privlab.mechanisms.releases.mixed.MixedDPRelease` (eq. 6.7 order, Laplace numerical
 centroids, exponential-mechanism categorical centroids with vldb14's n/k factor, rows shuffled)
 and writes ``OUTPUT`` (numerical columns, then categorical ones, in the order given) and
-``OUTPUT.cert.json`` (:func:`privlab.verify.releases.mixed.certify_mixed`), both atomically;
+``OUTPUT.cert.json`` (:func:`privlab.verify.releases.mixed.certify_mixed`, with the
+expected error of the numerical columns under ``utility``; never the seed), both atomically;
 exit 0 when the certificate establishes ε, 1 when it does not.  ``laplace-dp --taxonomy`` is
 the per-record baseline (k = 1, exponential mechanism with factor 1).  ``ir-dp --taxonomy`` is
 refused: individual ranking clusters each attribute separately, and with one shared draw per
@@ -141,16 +142,90 @@ def _config(method: str, k: int, noise: str, rows: str) -> str:
     return "insensitive"
 
 
+def _scale_rule(noise_scale: str | None, rel: MixedDPRelease, n: int
+                ) -> tuple[Any, bool]:
+    """(scale(k, ε) per unit of range, whether it depends on ε) for the utility search."""
+    m = len(rel.attributes)
+    if noise_scale is None:
+        import attrs
+
+        return (lambda k, e: attrs.evolve(rel, k=k, epsilon=e, scale_per_unit=None).scale(n),
+                True)
+    return (lambda k, e: _scale(noise_scale, n, k, m, e)), noise_scale in ("thesis", "vldb14",
+                                                                           "irm")
+
+
+def _utility(rel: MixedDPRelease, n: int, noise_scale: str | None, names: list[str] | None,
+             target: float | None, neighbour: str = "substitute") -> dict[str, Any] | None:
+    from privlab.verify.releases.utility_plans import mixed_utility
+
+    rule, depends = _scale_rule(noise_scale, rel, n)
+    u = mixed_utility(rel, n, rule, depends, names, neighbour, target)
+    return None if u is None else u.to_dict()
+
+
+def _on_data(rel: MixedDPRelease, records: list[list[Any]], out: list[list[Any]],
+             names: list[str]) -> dict[str, Any] | None:
+    """The utility figures on the data of the numerical columns (for stdout only)."""
+    import numpy as np
+
+    from privlab.verify.releases.utility import continuous_laws, grid_laws, on_data
+
+    num = [j for j, a in enumerate(rel.attributes) if isinstance(a, NumericDomain)]
+    if not num:
+        return None
+    n = len(records)
+    enc = rel.encode(records)
+    lab = rel.labels(enc)
+    cen = np.empty((n, len(num)))
+    for t, j in enumerate(num):
+        cen[:, t] = (np.bincount(lab, weights=enc[:, j]) / np.bincount(lab))[lab]
+    doms = [rel.attributes[j] for j in num]
+    laws = (grid_laws(rel.grid(n)) if rel.noise_mode == "safe" else
+            continuous_laws([(d.lo, d.hi) for d in doms], rel.scale(n)))
+    released = np.array([[float(r[t]) for t in range(len(num))] for r in out])
+    return jsonable(on_data(laws, enc[:, num], cen, clamp=rel.clamp, names=names,
+                            released=released))
+
+
+def _refusal(rel: MixedDPRelease, n: int, noise_scale: str | None, cert: dict[str, Any]
+             ) -> tuple[str, str]:
+    """(why the mixed release is not certified, a certified configuration + "; " or "")."""
+    import attrs
+
+    from privlab.verify.releases.mixed import certify_mixed
+
+    if cert["certified_epsilon"] is None:
+        ok = certify_mixed(attrs.evolve(rel, rows="shuffled"), n)["holds"]
+        return ("record-aligned rows with one draw per cluster publish which records share a "
+                "cluster (an event of probability 0 on one data set and > 0 on a neighbour: "
+                "ε = ∞ at any --epsilon and --noise-scale)"
+                + ("; --rows shuffled is certified" if ok else ""), "")
+    num = sum(p["epsilon"] for p in cert["parts"] if p["kind"] == "numerical")
+    cat = cert["certified_epsilon"] - num
+    why = (f"the Laplace noise of the numerical columns loses ε = {num:.6g} and the "
+           f"exponential mechanism of the categorical ones {cat:.6g} (sequential composition)")
+    u = _utility(rel, n, noise_scale, None, None) if num else None
+    cal = (u or {}).get("calibrated_scale") or {}
+    fix = (f"--noise-scale {cal['scale_per_unit']:g} is certified at ε = {rel.epsilon:g}; "
+           if cal.get("scale_per_unit") else "")
+    return why, fix
+
+
 def run_mixed_release(method: str, input_: str, output: str, epsilon: float, k: int,
                       columns: str | None, bounds: str | None, taxonomy: tuple[str, ...],
                       noise_scale: str | None, noise: str, rows: str, clamp: bool,
-                      seed: int, *, drop_other: bool = False,
-                      allow_uncertified: bool = False) -> dict[str, Any]:
-    """Validate everything, release, write OUTPUT and OUTPUT.cert.json; return the certificate.
+                      seed: int | None, *, drop_other: bool = False,
+                      allow_uncertified: bool = False, target: float | None = None
+                      ) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """Validate everything, release, write OUTPUT and OUTPUT.cert.json; return the certificate
+    (with ``utility``, the expected error of the numerical columns from public parameters) and
+    the utility figures on the data (never written: they are not covered by ε).
 
     A configuration whose certificate does not establish ``epsilon`` is refused (exit 1,
     nothing written) unless ``allow_uncertified``; input columns not released are refused
-    unless ``drop_other``."""
+    unless ``drop_other``.  The certificate does not name the seed (``--seed``): with it and
+    the input's size anyone could replay the noise."""
     from privlab.commands._csvio import (
         check_output,
         csv_bytes,
@@ -220,30 +295,35 @@ def run_mixed_release(method: str, input_: str, output: str, epsilon: float, k: 
                          microaggregation=micro, rows=rows, clamp=clamp)
     cert = certify_mixed(rel, n)
     if not cert["holds"]:
+        why, fix = _refusal(rel, n, noise_scale, cert)
         refuse_uncertified(f"{method} --taxonomy at epsilon={plain(epsilon)}",
-                           loss_text(cert), fix_hint(rows, noise, cert), allow_uncertified)
+                           f"{loss_text(cert)}: {why}", f"{fix}{fix_hint(rows, noise, cert)}",
+                           allow_uncertified)
+    cert["utility"] = _utility(rel, n, noise_scale, num_cols, target)
     out = rel.release(records, rng=seed)
     data_bytes = csv_bytes(num_cols + cat_cols,
                            [[repr(float(v)) for v in r[:len(num_cols)]] + list(r[len(num_cols):])
                             for r in out])
     notes = sorted({i["note"] for i in infos})
     full = jsonable({"method": method, "input": str(input_), "output": str(output),
-                     "seed": seed, "numerical_columns": num_cols,
+                     "numerical_columns": num_cols,
                      "bounds": [[d.lo, d.hi] for d in doms], "clamp": clamp,
                      "categorical_columns": cat_cols, "taxonomy_files": infos,
                      "notes": notes, **cert, "dropped_columns": dropped,
                      "row_order": row_order(rows)})
     write_release(output, data_bytes, full)
-    return full
+    return full, _on_data(rel, records, out, num_cols)
 
 
 def certify_mixed_config(microaggregation: str, noise_scale: str, n: int, k: int,
                          epsilon: float, attributes: int | None, noise: str, rows: str,
                          neighbour: str, taxonomy: tuple[str, ...], budget: str | None,
-                         em_sensitivity: str | None, em_factor: str | None
+                         em_sensitivity: str | None, em_factor: str | None, *,
+                         target: float | None = None, clamp: bool = True
                          ) -> dict[str, Any]:
     """``privlab certify dp-release --taxonomy NAME=FILE …``: the mixed configuration with
-    ``attributes`` attributes in all (default: the taxonomies; the rest numerical)."""
+    ``attributes`` attributes in all (default: the taxonomies; the rest numerical, of range
+    [0, 1] — the ``utility`` figures are in units of range)."""
     from privlab.verify.releases.mixed import certify_mixed
 
     epsilon, k, n = (v.positive("epsilon", epsilon), v.positive_int("k", k),
@@ -266,7 +346,10 @@ def certify_mixed_config(microaggregation: str, noise_scale: str, n: int, k: int
     if em_factor is not None:
         kw["em_factor"] = em_factor
     rel = MixedDPRelease(attributes=(*doms, *taxes), k=k, epsilon=epsilon, rows=rows,
-                         microaggregation=micro,
+                         microaggregation=micro, clamp=clamp,
                          scale_per_unit=_scale(noise_scale, n, k, m, epsilon), **kw)
-    return certify_mixed(rel, n, neighbour)
+    cert = certify_mixed(rel, n, neighbour)
+    names = [f"attribute {j} (range [0, 1])" for j in range(len(doms))]
+    cert["utility"] = _utility(rel, n, noise_scale, names, target, neighbour)
+    return cert
 

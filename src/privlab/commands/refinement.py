@@ -32,7 +32,7 @@ from privlab.commands._common import (
     cert_text,
     emit,
     format_option,
-    seed_option,
+    release_seed_option,
 )
 from privlab.errors import BudgetExceeded, InvalidParameter, PrivlabError
 from privlab.types import jsonable
@@ -153,14 +153,14 @@ def _answer(session: Any, kind: str, obj: dict[str, Any]) -> Any:
               help="Default: sum (refinement, Protocol 2), per-individual (laplace, "
                    "Protocol 1's joint sensitivity).")
 @click.option("--scale", type=float, default=1.0, show_default=True, help="λ (laplace).")
-@seed_option
+@release_seed_option
 @format_option
 def session(kind: str, budget: float, data_path: Path | None, accounting: str | None,
-            scale: float, seed: int, fmt: str) -> None:
+            scale: float, seed: int | None, fmt: str) -> None:
     """Interactive session (Protocol 2 / Protocol 1): JSON-lines queries on stdin."""
     from privlab.mechanisms.refinement.interactive import LaplaceSession, RefinementSession
 
-    data = _load_data(data_path, seed)
+    data = _load_data(data_path, 0 if seed is None else seed)  # synthetic data: not secret
     if kind == "refinement":
         s: Any = RefinementSession(data=data, budget=budget, accounting=accounting or "sum",
                                    rng=seed)

@@ -48,7 +48,8 @@ from privlab.commands._common import (
     emit,
     exit_with,
     format_option,
-    seed_option,
+    release_seed_option,
+    seed_statement,
     text_table,
 )
 from privlab.commands._csvio import (
@@ -129,7 +130,7 @@ def _roles_of(roles: AttributeRoles | None, qi: Any, sensitive: Any, keep: Any,
 
 
 def run_release(method: str, input_: Path, output: Path, k: int, columns: str,
-                bounds: str | None, confidential: str | None, seed: int,
+                bounds: str | None, confidential: str | None, seed: int | None,
                 distance: str = "standardised", *, keep: Any = None,
                 drop_other: bool = False, allow_uncertified: bool = False, qi: Any = None,
                 sensitive: Any = None, roles: AttributeRoles | None = None) -> dict[str, Any]:
@@ -249,7 +250,7 @@ def run_release(method: str, input_: Path, output: Path, k: int, columns: str,
             "achieved_min_group_size": int(min_size), "achieved_k": kan.value,
             "holds": all(c.holds for c in checks),
             "checks": [c.to_dict() for c in checks], "roles": res_roles.to_dict(),
-            "published": published, "properties": props, "seed": seed,
+            "published": published, "properties": props, "randomness": seed_statement(seed),
             "kept_columns": list(res_roles.pass_through),
             "dropped_columns": list(res_roles.dropped), "row_order": ROW_ORDER,
             "input": str(input_), "output": str(output)}
@@ -268,7 +269,7 @@ def run_release(method: str, input_: Path, output: Path, k: int, columns: str,
     return cert
 
 
-def _insensitivity_on_input(x: np.ndarray, k: int, dom: Any, seed: int) -> CheckResult:
+def _insensitivity_on_input(x: np.ndarray, k: int, dom: Any, seed: int | None) -> CheckResult:
     """Definition 12 on neighbours of the input: each of a few records moved to a corner."""
     import numpy as np
 
@@ -321,11 +322,11 @@ def _make(method: str) -> click.Command:
                   default="standardised", show_default=True, help="MDAV distance space.")
     @role_options("the --columns not declared --sensitive")
     @allow_uncertified_option
-    @seed_option
+    @release_seed_option
     @format_option
     def cmd(input_: Path, output: Path, k: int, columns: str, bounds: str | None,
             confidential: str | None, distance: str, qi: str | None, sensitive: str | None,
-            keep: str | None, drop_other: bool, allow_uncertified: bool, seed: int,
+            keep: str | None, drop_other: bool, allow_uncertified: bool, seed: int | None,
             fmt: str) -> None:
         if confidential is not None and method not in ("mdav-swap", "ir-swap"):
             raise click.UsageError("--confidential applies to mdav-swap and ir-swap only")

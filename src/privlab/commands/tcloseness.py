@@ -30,7 +30,8 @@ from privlab.commands._common import (
     exit_with,
     format_option,
     progress,
-    seed_option,
+    release_seed_option,
+    seed_statement,
     text_table,
 )
 from privlab.commands._csvio import (
@@ -139,12 +140,12 @@ def _recheck_written(data: bytes, side: list[tuple[str, bytes]], form: str, conf
 @role_options("every column not confidential and not declared --keep; they also order the "
               "records into classes")
 @allow_uncertified_option
-@seed_option
+@release_seed_option
 @format_option
 def release_t_closeness(input_: Path, output: Path, confidential: str, t: str, l: int,  # noqa: E741
                         b: int | None, order: str | None, form: str, qi: str | None,
                         sensitive: str | None, keep: str | None, drop_other: bool,
-                        allow_uncertified: bool, seed: int, fmt: str) -> None:
+                        allow_uncertified: bool, seed: int | None, fmt: str) -> None:
     """Bucketization construction of thesis §7.2 / ins15 §6 (t-close, k-anonymous).
 
     Every column has a role: the confidential one is sensitive, --qi the quasi-identifiers
@@ -205,7 +206,8 @@ def release_t_closeness(input_: Path, output: Path, confidential: str, t: str, l
     written, rechecks = _recheck_written(data, side, form, confidential, qi_cols, tf, rel.k)
     checks += rechecks
     cert = {"mechanism": "t-closeness/bucketization",
-            "parameters": {"t": tf, "l": l, "b": rel.plan.b, "form": form, "seed": seed,
+            "parameters": {"t": tf, "l": l, "b": rel.plan.b, "form": form,
+                           "randomness": seed_statement(seed),
                            "confidential": confidential, "qi": qi_cols},
             "guarantee": {"kind": "t-closeness", "t": tf, "distance": "thesis Definition 15 "
                           "on buckets", "k": rel.k,
