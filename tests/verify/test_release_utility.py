@@ -26,7 +26,14 @@ from privlab.verify.releases.utility import (
     sum_of_squared_sizes,
 )
 
-mp.mp.dps = 50
+
+
+@pytest.fixture(autouse=True)
+def _fifty_digits():
+    """The mpmath references of this module at 50 digits, restored after each test (a
+    module-level ``mp.dps = 50`` leaked into later tests of the same worker)."""
+    with mp.workdps(50):
+        yield
 
 
 def _pmf_terms(gamma: Fraction, span: int):

@@ -160,14 +160,23 @@ def csv_bytes(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> bytes:
 
 def write_release(output: str | os.PathLike[str], data: bytes, cert: Any,
                   side: Sequence[tuple[str | os.PathLike[str], bytes]] = (),
-                  param: str = "output") -> None:
-    """Write side files, ``OUTPUT.cert.json`` and then ``OUTPUT`` as one unit."""
-    files = [*side, (f"{output}.cert.json", json_bytes(cert)), (output, data)]
+                  param: str = "output", *, kind: str) -> dict[str, Any]:
+    """Write side files, ``OUTPUT.cert.json`` and then ``OUTPUT`` as one unit.
+
+    ``cert`` (the command's JSON-safe dictionary) is written in the one certificate layout
+    (:func:`privlab.verify.certificate.certificate`: the envelope of ``kind`` with the
+    fingerprint of ``data``), validated against the schema before anything is written;
+    returns the dictionary written."""
+    from privlab.verify.certificate import certificate
+
+    doc = certificate(kind, cert, data=data, name=Path(output).name)
+    files = [*side, (f"{output}.cert.json", json_bytes(doc)), (output, data)]
     try:
         atomic_write_group(files)
     except OSError as exc:
         raise InvalidParameter(f"{param}={str(output)!r} cannot be written: "
                                f"{exc.strerror or exc}") from None
+    return doc
 
 
 def plain(x: Any) -> str:

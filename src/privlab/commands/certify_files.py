@@ -50,7 +50,15 @@ def _num(params: Mapping[str, Any], key: str, default: Any = None) -> Any:
 
 
 def recertify(doc: Mapping[str, Any]) -> dict[str, Any]:
-    """Certify again the configuration of ``doc`` (a certificate as JSON)."""
+    """Certify again the configuration of ``doc`` (a certificate as JSON); the new
+    certificate in the one layout (:mod:`privlab.verify.certificate`), validated."""
+    from privlab.verify.certificate import certificate
+
+    new = _recertify(doc)
+    return certificate("dp-release" if new.get("mechanism") == "dp-release" else "noise", new)
+
+
+def _recertify(doc: Mapping[str, Any]) -> dict[str, Any]:
     mech, prm = doc["mechanism"], doc["parameters"]
     neighbour = (doc.get("guarantee") or {}).get("neighbour", prm.get("neighbour",
                                                                       "substitute"))

@@ -280,7 +280,10 @@ def table(table_id: str | None, list_ids: bool, fmt: str) -> None:
 
 
 def _emit_certificate(cert: Any, fmt: str) -> None:
-    c = cert.to_dict()
+    from privlab.types import jsonable
+    from privlab.verify.certificate import certificate
+
+    c = certificate("noise", jsonable(cert.to_dict()))
     emit(c, fmt, lambda: cert_text(c))
     sys.exit(EXIT_OK if c["holds"] else EXIT_FAILED)
 

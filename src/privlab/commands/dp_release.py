@@ -166,16 +166,16 @@ def certify_dp_release(microaggregation: str, noise_scale: str, n: int, k: int, 
                        fmt: str) -> None:
     """Certificate for a microaggregation + Laplace (+ exponential mechanism) configuration,
     with the expected error of the release on attributes of unit range (``utility``)."""
+    from privlab.verify.certificate import certificate
     from privlab.verify.releases.certificate import certify_dp_release as cert
 
     target = _target(max_relative_error)
     if taxonomy:
         from privlab.commands.dp_release_mixed import certify_mixed_config
 
-        d = jsonable(certify_mixed_config(microaggregation, noise_scale, n, k, epsilon,
-                                          attributes, noise, rows, neighbour, taxonomy,
-                                          budget, em_sensitivity, em_factor,
-                                          target=target, clamp=clamp))
+        d = certificate("dp-release-mixed", jsonable(certify_mixed_config(
+            microaggregation, noise_scale, n, k, epsilon, attributes, noise, rows, neighbour,
+            taxonomy, budget, em_sensitivity, em_factor, target=target, clamp=clamp)))
         emit(d, fmt, lambda: _text(d))
         raise SystemExit(EXIT_OK if d["holds"] else EXIT_FAILED)
     if budget or em_sensitivity or em_factor:
@@ -185,7 +185,8 @@ def certify_dp_release(microaggregation: str, noise_scale: str, n: int, k: int, 
 
     c = cert(microaggregation, noise_scale, n, k, epsilon, attributes or 1, noise, rows,
              neighbour)
-    d = jsonable({**c.to_dict(), "utility": law_utility(c.config, clamp, target).to_dict()})
+    d = certificate("dp-release", jsonable({**c.to_dict(), "utility": law_utility(
+        c.config, clamp, target).to_dict()}))
     emit(d, fmt, lambda: _text(d))
     raise SystemExit(EXIT_OK if c.holds else EXIT_FAILED)
 
@@ -399,7 +400,7 @@ def _release_cmd(method: str) -> Any:
             cert["recheck"] = recheck_written(data_bytes, cols, rel.grid(b, len(x)), clamp)
         full = jsonable({"method": method, **cert, "columns": cols,
                          "dropped_columns": dropped, "row_order": row_order(rows)})
-        write_release(output, data_bytes, full)
+        write_release(output, data_bytes, full, kind="dp-release")
         _warn(full["utility"])
         laws = (grid_laws(rel.grid(b, len(x))) if noise_mode == "safe"
                 else _fast_laws(rel, b, len(x)))

@@ -311,7 +311,7 @@ def run_mixed_release(method: str, input_: str, output: str, epsilon: float, k: 
                      "categorical_columns": cat_cols, "taxonomy_files": infos,
                      "notes": notes, **cert, "dropped_columns": dropped,
                      "row_order": row_order(rows)})
-    write_release(output, data_bytes, full)
+    write_release(output, data_bytes, full, kind="dp-release-mixed")
     return full, _on_data(rel, records, out, num_cols)
 
 

@@ -88,7 +88,9 @@ def certify_refinement(prior: str, epsilon: float, query: str, alpha_u: float | 
     from privlab.verify.refinement.certificate import certify_refinement as build
 
     mech = build_mechanism(prior, epsilon, query, alpha_u, distance, delta, delta_rule)
-    c = build(mech).to_dict()
+    from privlab.verify.certificate import certificate
+
+    c = certificate("refinement", jsonable(build(mech).to_dict()))
     emit(c, fmt, lambda: _cert_text(c))
     sys.exit(EXIT_OK if c["holds"] else EXIT_FAILED)
 

@@ -265,7 +265,7 @@ def run_release(method: str, input_: Path, output: Path, k: int, columns: str,
         else:
             refuse_uncertified(f"{method} k={k}", f"check failed: {failed.claim}",
                                "check --k and --bounds", allow_uncertified)
-    write_release(output, data, jsonable(cert))
+    write_release(output, data, jsonable(cert), kind="microaggregation")
     return cert
 
 
@@ -374,7 +374,9 @@ def certify_insensitivity(algorithm: str, k: int, attributes: str, n_max: int | 
         raise InvalidParameter("attributes must be >= 1 and grids >= 2")
     r = check_insensitive(algorithm, k=k, ms=ms, n_max=n_max, grids=gs,
                           hypothesis_examples=examples)
-    d = r.to_dict()
+    from privlab.verify.certificate import certificate
+
+    d = certificate("insensitivity", jsonable(r.to_dict()))
 
     def text() -> str:
         verdict = "no counterexample found" if r.holds else "NOT insensitive"

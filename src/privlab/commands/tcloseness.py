@@ -234,7 +234,7 @@ def release_t_closeness(input_: Path, output: Path, confidential: str, t: str, l
         failed = next(c for c in checks if not c.holds)
         refuse_uncertified(f"t-closeness t={tf}", f"check failed: {failed.claim}",
                            "check --t, --l and --b", allow_uncertified)
-    write_release(output, data, jsonable(cert), side=side)
+    write_release(output, data, jsonable(cert), side=side, kind="t-closeness")
     summary = {"output": str(output), "certificate": f"{output}.cert.json", **cert}
     emit(summary, fmt, lambda: "\n".join([
         f"wrote {output} ({form}) and {output}.cert.json",
@@ -292,7 +292,12 @@ def certify_t_closeness(input_: Path, groups: str, confidential: str | None,
     out = {"achieved_t": res.value, "t_required": tf, "holds": holds, "worst": res.evidence,
            "k": k.value, "distinct_l": ldiv.value,
            "emd": None if emd is None else emd.value, "classes": k.evidence["classes"]}
-    emit(jsonable(out), fmt, lambda: text_table([{k2: jsonable(v) for k2, v in out.items()
+    from privlab.verify.certificate import certificate
+
+    doc = certificate("t-closeness", jsonable(out), guarantee=(
+        "t-closeness of the classes in --groups over the buckets in --buckets"
+        + ("" if tf is None else f" at t = {tf}")))
+    emit(doc, fmt, lambda: text_table([{k2: jsonable(v) for k2, v in out.items()
                                                   if k2 != "worst"}]))
     exit_with(EXIT_OK if holds else EXIT_FAILED)
 
@@ -318,6 +323,11 @@ def certify_stochastic_t(n: int, class_size: int, epsilon: float, mechanism: str
            "paper_prop1": stt.prop1_printed(n, class_size, r), "where": where,
            "instance": "class at value 0, all other records at value Δ = 1"}
     out["paper_formula_holds"] = out["exact_t"] <= out["paper_prop1"] * (1 + 1e-12)
-    emit(jsonable(out), fmt, lambda: text_table([{k: v for k, v in out.items()
+    from privlab.verify.certificate import certificate
+
+    doc = certificate("stochastic-t", jsonable(out), holds=True, guarantee=(
+        "the exact stochastic t (ins15 Definition 3) of the mechanism on the extremal "
+        "instance, beside Proposition 1"))
+    emit(doc, fmt, lambda: text_table([{k: v for k, v in out.items()
                                                   if k not in ("where", "instance")}]))
     exit_with(EXIT_OK)

@@ -47,6 +47,7 @@ from privlab.mechanisms.microaggregation.semantic import NumericDomain
 from privlab.mechanisms.microaggregation.taxonomy import Taxonomy
 from privlab.mechanisms.releases.grid import SLACK
 from privlab.mechanisms.releases.mixed import MixedDPRelease
+from privlab.types import Neighbour
 
 __all__ = ["certify_mixed", "quality_sensitivity", "structure"]
 
@@ -145,8 +146,10 @@ def certify_mixed(rel: MixedDPRelease, n: int, neighbour: str = "substitute"
     ``argument``, ``counterexample``, ``parts`` (per attribute), ``taxonomies`` (exact
     quality sensitivities), ``parameters``.
     """
-    if neighbour not in ("substitute", "add-remove"):
-        raise InvalidParameter(f"neighbour={neighbour!r} must be one of substitute, add-remove")
+    # every spelling privlab.types.Neighbour parses (add/remove, add-remove, add_remove, …);
+    # this module's own tables spell it "add-remove"
+    neighbour = ("add-remove" if Neighbour.parse(neighbour) is Neighbour.ADD_REMOVE
+                 else "substitute")
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise InvalidParameter(f"n={n!r} must be a positive integer")
     if n < rel.k:

@@ -180,8 +180,10 @@ def mixed_planner(rel: Any, n: int, scale: Callable[[int, float], float],
     attributes) and the laws of its numerical attributes; ``scale(k, ε)`` the scale rule."""
     from privlab.mechanisms.microaggregation.semantic import NumericDomain
     from privlab.mechanisms.microaggregation.taxonomy import Taxonomy
+    from privlab.types import Neighbour
     from privlab.verify.releases.mixed import certify_mixed, quality_sensitivity, structure
 
+    add_remove = Neighbour.parse(neighbour) is Neighbour.ADD_REMOVE  # any spelling
     doms = [a for a in rel.attributes if isinstance(a, NumericDomain)]
     if not doms:
         return None
@@ -203,7 +205,7 @@ def mixed_planner(rel: Any, n: int, scale: Callable[[int, float], float],
         return assess(laws(r), n, r.k, per_record=False, clamp=rel.clamp).mean_relative_error
 
     def floor(k: int, e: float) -> float | None:
-        if neighbour == "add-remove" or (rel.rows == "aligned" and not none and k >= 2
+        if add_remove or (rel.rows == "aligned" and not none and k >= 2
                                          and n >= 2 * k):
             return None
         r = at(k, e)
