@@ -286,12 +286,14 @@ def test_tcloseness_refuses_an_input_group_column(tmp_path: Path, capsys) -> Non
 # ---- one syntax for every release command ----------------------------------------------------
 
 def test_every_role_aware_release_command_has_the_shared_options() -> None:
-    """--qi, --sensitive, --keep, --drop-other on the microaggregation and t-closeness
+    """--qi, --sensitive, --keep, --drop-other on the microaggregation, t-closeness and DP
     releases (from _csvio.role_options).  Mutant caught: a command built without it."""
+    from privlab.commands.dp_release import release_dp
     from privlab.commands.release import RELEASE_COMMANDS
     from privlab.commands.tcloseness import release_t_closeness
 
-    for cmd in (*RELEASE_COMMANDS, release_t_closeness):
+    dp = [release_dp.commands[m] for m in ("insensitive-mdav-dp", "ir-dp", "laplace-dp")]
+    for cmd in (*RELEASE_COMMANDS, release_t_closeness, *dp):
         opts = {o for p in cmd.params for o in p.opts}
         assert {"--qi", "--sensitive", "--keep", "--drop-other"} <= opts, cmd.name
 
@@ -312,3 +314,26 @@ def test_released_roles_for_releases_without_pass_through() -> None:
         released_roles(AttributeRoles(qi="id"), header, ["a", "b"])
     with pytest.raises(InvalidParameter, match="not released: id"):
         released_roles(AttributeRoles(), header, ["a", "b"])
+
+
+def test_dp_release_roles_are_declarative_and_listed(tmp_path: Path) -> None:
+    """A DP release takes the shared roles: --qi/--sensitive name released columns and are
+    listed in the certificate, --keep is refused (nothing passes through), and columns with no
+    role need --drop-other.  Mutant caught: a --keep column published unchanged."""
+    import json
+
+    from privlab.cli import main
+
+    src = tmp_path / "in.csv"
+    src.write_text("id,a,b\n" + "\n".join(f"{i},{i % 50},{(7 * i) % 50}" for i in range(40))
+                   + "\n")
+    out = tmp_path / "out.csv"
+    base = ["release", "insensitive-mdav-dp", "--input", str(src), "--output", str(out),
+            "--epsilon", "1", "--k", "5", "--columns", "a,b", "--bounds", "0:50", "--seed", "1"]
+    assert main([*base, "--keep", "id"]) == 2 and not out.exists()
+    assert main(base) == 2 and not out.exists()  # id has no role
+    assert main([*base, "--qi", "a", "--sensitive", "b", "--drop-other"]) == 0
+    cert = json.loads(Path(f"{out}.cert.json").read_text())
+    assert cert["roles"]["quasi_identifiers"] == ["a"]
+    assert cert["roles"]["sensitive"] == ["b"] and cert["dropped_columns"] == ["id"]
+    assert out.read_text().splitlines()[0] == "a,b"

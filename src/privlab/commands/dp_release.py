@@ -43,7 +43,8 @@ from privlab.commands._csvio import (
     fix_hint,
     loss_text,
     number,
-    other_columns,
+    released_roles,
+    role_options,
     parse_columns,
     plain,
     read_table,
@@ -51,6 +52,7 @@ from privlab.commands._csvio import (
     row_order,
     write_release,
 )
+from privlab.commands._roles import AttributeRoles
 from privlab.errors import InvalidParameter
 from privlab.types import jsonable
 
@@ -323,18 +325,17 @@ def _release_cmd(method: str) -> Any:
                   help="safe: exact integer noise on a power-of-two grid, the certificate's ε "
                        "is that of the written values; fast: float Laplace noise, whose low-"
                        "order bits leak (certificate: float_safe false, a warning).")
-    @click.option("--drop-other", is_flag=True,
-                  help="Drop the input columns that are not released (default: refuse them; "
-                       "a DP release cannot pass a column through unchanged).")
+    @role_options("the released columns; roles are declarative here: a DP release passes "
+                  "no column through, so --keep is refused")
     @target_option
     @allow_uncertified_option
     @release_seed_option
     @format_option
     def cmd(input_: str, output: str, epsilon: float, k: int, columns: str | None,
             bounds: str | None, taxonomy: tuple[str, ...], noise_scale: str, noise: str,
-            rows: str, clamp: bool, noise_mode: str, drop_other: bool,
-            max_relative_error: float | None, allow_uncertified: bool, seed: int | None,
-            fmt: str) -> None:
+            rows: str, clamp: bool, noise_mode: str, qi: str | None, sensitive: str | None,
+            keep: str | None, drop_other: bool, max_relative_error: float | None,
+            allow_uncertified: bool, seed: int | None, fmt: str) -> None:
         import numpy as np
 
         from privlab.mechanisms.releases.numerical import DPRelease
@@ -343,6 +344,7 @@ def _release_cmd(method: str) -> Any:
         from privlab.verify.releases.utility_plans import numerical_utility
 
         check_output(output, {"input": input_})
+        roles = AttributeRoles(qi=qi, sensitive=sensitive, keep=keep, drop_other=drop_other)
         target = _target(max_relative_error)
         if noise_mode == "fast":
             click.echo("warning: --noise-mode fast writes float Laplace noise, whose low-order "
@@ -355,7 +357,7 @@ def _release_cmd(method: str) -> Any:
 
             c, data_fig = run_mixed_release(
                 method, input_, output, epsilon, k, columns, bounds, taxonomy, noise_scale,
-                noise, rows, clamp, seed, drop_other=drop_other,
+                noise, rows, clamp, seed, drop_other=drop_other, roles=roles,
                 allow_uncertified=allow_uncertified, target=target)
             _warn(c.get("utility"))
             n_rows = c["parameters"]["n"]
@@ -370,7 +372,8 @@ def _release_cmd(method: str) -> Any:
                                    "--columns and --bounds are required without --taxonomy")
         header, data = read_table(input_, "input")
         cols = parse_columns(columns, header)
-        dropped = other_columns(header, cols, drop_other)
+        resolved = released_roles(roles, header, cols)
+        dropped = list(resolved.dropped)
         try:
             b = [tuple(float(t) for t in s.split(":")) for s in bounds.split(",")]
         except ValueError:
@@ -399,7 +402,8 @@ def _release_cmd(method: str) -> Any:
         if noise_mode == "safe":
             cert["recheck"] = recheck_written(data_bytes, cols, rel.grid(b, len(x)), clamp)
         full = jsonable({"method": method, **cert, "columns": cols,
-                         "dropped_columns": dropped, "row_order": row_order(rows)})
+                         "dropped_columns": dropped, "roles": resolved.to_dict(),
+                         "row_order": row_order(rows)})
         write_release(output, data_bytes, full, kind="dp-release")
         _warn(full["utility"])
         laws = (grid_laws(rel.grid(b, len(x))) if noise_mode == "safe"

@@ -216,8 +216,8 @@ def run_mixed_release(method: str, input_: str, output: str, epsilon: float, k: 
                       columns: str | None, bounds: str | None, taxonomy: tuple[str, ...],
                       noise_scale: str | None, noise: str, rows: str, clamp: bool,
                       seed: int | None, *, drop_other: bool = False,
-                      allow_uncertified: bool = False, target: float | None = None
-                      ) -> tuple[dict[str, Any], dict[str, Any] | None]:
+                      allow_uncertified: bool = False, target: float | None = None,
+                      roles: Any = None) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """Validate everything, release, write OUTPUT and OUTPUT.cert.json; return the certificate
     (with ``utility``, the expected error of the numerical columns from public parameters) and
     the utility figures on the data (never written: they are not covered by ε).
@@ -231,9 +231,9 @@ def run_mixed_release(method: str, input_: str, output: str, epsilon: float, k: 
         csv_bytes,
         fix_hint,
         loss_text,
-        other_columns,
         plain,
         refuse_uncertified,
+        released_roles,
         row_order,
         write_release,
     )
@@ -257,7 +257,11 @@ def run_mixed_release(method: str, input_: str, output: str, epsilon: float, k: 
     both = sorted(set(num_cols) & set(cat_cols))
     if both:
         raise InvalidParameter(f"column {both[0]!r} is listed in both --columns and --taxonomy")
-    dropped = other_columns(header, num_cols + cat_cols, drop_other)
+    from privlab.commands._roles import AttributeRoles
+
+    resolved = released_roles(roles if roles is not None else AttributeRoles(
+        drop_other=drop_other), header, num_cols + cat_cols)
+    dropped = list(resolved.dropped)
     doms = _bounds(bounds, num_cols)
     taxes, infos = [], []
     for c, path in specs:
@@ -310,7 +314,12 @@ def run_mixed_release(method: str, input_: str, output: str, epsilon: float, k: 
                      "bounds": [[d.lo, d.hi] for d in doms], "clamp": clamp,
                      "categorical_columns": cat_cols, "taxonomy_files": infos,
                      "notes": notes, **cert, "dropped_columns": dropped,
+                     "roles": resolved.to_dict(),
                      "row_order": row_order(rows)})
+    if num_cols and rel.noise_mode == "safe":  # every numerical value is a grid point
+        from privlab.verify.releases.certificate import recheck_written
+
+        full["recheck"] = recheck_written(data_bytes, num_cols, rel.grid(len(records)), clamp)
     write_release(output, data_bytes, full, kind="dp-release-mixed")
     return full, _on_data(rel, records, out, num_cols)
 
