@@ -5,6 +5,7 @@ AttributeError in ``bucket_ranges`` before)."""
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 from fractions import Fraction
 
@@ -38,7 +39,7 @@ def test_bucket_ranges_follow_the_declared_order(data: list[str], reverse: bool,
         assert type(lo) is type(values[0])  # plain Python values (JSON-ready)
     # buckets are contiguous in the order: every value of bucket j precedes those of j + 1
     ranges = rel.bucket_ranges()
-    for (_, hi), (lo, _) in zip(ranges, ranges[1:], strict=False):
+    for (_, hi), (lo, _) in itertools.pairwise(ranges):
         assert pos[hi] <= pos[lo]
     group, vals, _ = rel.anatomy()  # sorted by group, then by the order within a group
     for g in np.unique(group):

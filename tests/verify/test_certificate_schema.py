@@ -176,7 +176,7 @@ def test_write_release_refuses_an_invalid_certificate(tmp_path: Path) -> None:
     """Mutant caught: write_release writing without validating (here the roles are a text,
     not an object): AssertionError and neither file exists."""
     out = tmp_path / "o.csv"
-    with pytest.raises(AssertionError, match="certificate.schema.json"):
+    with pytest.raises(AssertionError, match=r"certificate\.schema\.json"):
         write_release(out, b"a\n1\n", {"holds": True, "guarantee": "g", "roles": "a"},
                       kind="microaggregation")
     assert not out.exists() and not Path(f"{out}.cert.json").exists()

@@ -27,7 +27,6 @@ from privlab.verify.releases.utility import (
 )
 
 
-
 @pytest.fixture(autouse=True)
 def _fifty_digits():
     """The mpmath references of this module at 50 digits, restored after each test (a

@@ -10,8 +10,9 @@ same bit for bit whatever the number of local worker processes or Dask workers â
 and ``chunk`` matter.  Memory is O(chunk Â· d + cells) per worker, never O(n).
 
 Local workers use a ``fork`` process pool (:func:`privlab._procs.fork_pool`: its workers cannot
-miss the SIGTERM that ends them, and a finished pool is closed, not terminated): the samplers live in a module global inherited by
-the children, so closures and lambdas work without pickling.  Dask (``scheduler=ADDRESS`` of a
+miss the SIGTERM that ends them, and a finished pool is closed, not terminated): the samplers
+live in a module global inherited by the children, so closures and lambdas work without
+pickling.  Dask (``scheduler=ADDRESS`` of a
 ``distributed`` scheduler, or a ``distributed.Client``) ships the samplers with cloudpickle.
 
 Samplers that ignore ``rng``.  Third-party code often draws from numpy's global ``RandomState``

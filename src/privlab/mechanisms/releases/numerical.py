@@ -125,7 +125,7 @@ class DPRelease:
         g = as_generator(rng)
         t = v.positive_int("shape", shape)
         x, b = _check_data(x, bounds)
-        n, m = x.shape
+        n = x.shape[0]
         if self.noise_mode == "safe":
             out = self._sample_safe(x, b, t, g)
         else:

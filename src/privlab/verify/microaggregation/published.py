@@ -162,7 +162,7 @@ def check_published_k_anonymity(table: WrittenTable | bytes | str,
     group = [i for i in range(n) if gkeys[i] == gkeys[r0]]
     masks = _match_masks(t, group, r0, passthrough)
     full = (1 << len(group)) - 1
-    split = []
+    split: list[dict[str, Any]] = []
     for c in passthrough:
         j = t.header.index(c)
         distinct = len({t.rows[i][j] for i in group})
@@ -174,7 +174,7 @@ def check_published_k_anonymity(table: WrittenTable | bytes | str,
     removed: list[str] = []
     remaining = list(passthrough)
     size = kmin
-    cands = [d["column"] for d in split]
+    cands: list[str] = [str(d["column"]) for d in split]
     while size < target and cands:
         grow = {c: _class_size_in(masks, full, [x for x in remaining if x != c])
                 for c in cands}

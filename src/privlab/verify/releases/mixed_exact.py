@@ -35,7 +35,6 @@ from fractions import Fraction
 from typing import Any
 
 import attrs
-
 import numpy as np
 
 from privlab.errors import InvalidParameter
