@@ -90,3 +90,23 @@ def test_written_values_are_grid_points_fixed_by_public_parameters_only() -> Non
         out = rel.sample(np.asarray(X), BOUNDS, 2000, rng=3)
         q = out / g1.granularity[0]
         assert (q == np.rint(q)).all()
+
+
+def test_certificate_rates_are_decided_by_the_exact_checker() -> None:
+    """certify_release runs the exhaustive checker of the safe law on every attribute's integer
+    noise: the worst log-ratio per grid unit is exactly the rate ε_written charges (the mutant
+    "rate_per_unit() uses a smaller rate than the sampler" would make them differ)."""
+    from fractions import Fraction
+
+    from privlab.verify.releases.certificate import certify_release
+
+    for form in FORMS:
+        micro, scale, k = FORMS[form]
+        rel = DPRelease(microaggregation=micro, k=k, epsilon=1.0, noise_scale=scale)
+        cert = certify_release(rel, 4, 2, bounds=[(0.0, 1.0), (17.0, 90.0)])
+        checks = cert.noise["exact_check"]
+        assert [c["attribute"] for c in checks] == [0, 1]
+        grid = rel.grid([(0.0, 1.0), (17.0, 90.0)], 4)
+        for c, g in zip(checks, grid.rate, strict=True):
+            assert c["equals_rate"] and Fraction(c["worst_log_ratio_per_grid_unit"]) == g
+            assert c["method"] == "exhaustive"

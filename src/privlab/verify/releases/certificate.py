@@ -210,6 +210,24 @@ def _round_up(x: Fraction) -> float:
     return f if Fraction(f) >= x else math.nextafter(f, math.inf)
 
 
+def grid_unit_checks(grid: Any) -> list[dict[str, Any]]:
+    """The exact checker of the safe law (:func:`~privlab.mechanisms.noise.safe.
+    check_discrete_dp`, exhaustive with Fractions) on each attribute's integer noise: the worst
+    log pmf(y) − log pmf(y ± 1) must be exactly γ_j, the rate per grid unit that ε_written
+    charges for every grid unit an index moves."""
+    from privlab.mechanisms.noise.safe import DiscreteNoise, check_discrete_dp
+
+    out = []
+    for j, (g, lam) in enumerate(zip(grid.rate, grid.granularity, strict=True)):
+        law = DiscreteNoise(kind="laplace", mechanism=f"release grid noise, attribute {j}",
+                            epsilon=float(g), epsilon_prime=g, granularity=lam, K=1)
+        res = check_discrete_dp(law)
+        out.append({"attribute": j, "worst_log_ratio_per_grid_unit": str(res.value),
+                    "rate_per_grid_unit": str(g), "equals_rate": res.value == g,
+                    "method": str(res.method.value)})
+    return out
+
+
 def certify_release(release: Any, n: int, m: int,
                     neighbour: Neighbour | str = Neighbour.SUBSTITUTE, *,
                     bounds: Any = None) -> ReleaseCertificate:
@@ -231,13 +249,15 @@ def certify_release(release: Any, n: int, m: int,
     if bounds is None:
         return cert
     grid = release.grid(bounds, n)
+    checks = grid_unit_checks(grid)
     noise = {**grid.to_dict(), "law_epsilon": cert.certified_epsilon,
-             "changed_coordinates_per_attribute": changed_coordinates(c)}
+             "changed_coordinates_per_attribute": changed_coordinates(c),
+             "exact_check": checks}
     if cert.certified_epsilon is None or cert.sensitivity is None:
         return attrs.evolve(cert, noise=noise)
     eps = grid.written_epsilon(cert.sensitivity, changed_coordinates(c))
     noise["written_epsilon"] = str(eps)
-    ok = eps <= Fraction(c.epsilon)
+    ok = eps <= Fraction(c.epsilon) and all(ch["equals_rate"] for ch in checks)
     return attrs.evolve(
         cert, noise=noise, written_epsilon=eps, certified_epsilon=_round_up(eps),
         reason=(f"{cert.reason}; written on a power-of-two grid with exact integer noise: "
