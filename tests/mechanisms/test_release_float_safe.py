@@ -94,8 +94,11 @@ def test_written_values_are_grid_points_fixed_by_public_parameters_only() -> Non
 
 def test_certificate_rates_are_decided_by_the_exact_checker() -> None:
     """certify_release runs the exhaustive checker of the safe law on every attribute's integer
-    noise: the worst log-ratio per grid unit is exactly the rate ε_written charges (the mutant
-    "rate_per_unit() uses a smaller rate than the sampler" would make them differ)."""
+    noise, at the rate the sampler draws with (``grid.rate``): its worst log-ratio per grid unit
+    is that rate exactly.  This pins that the check is present and run on the sampler's own
+    rate (mutants caught: no ``exact_check`` in the certificate; the check run on the
+    continuous rate 1/(s·Δ/Λ) instead of γ_j); the sampler's law itself is tested by the
+    goodness-of-fit tests of ``discrete_laplace`` (tests/mechanisms/test_exact_samplers.py)."""
     from fractions import Fraction
 
     from privlab.verify.releases.certificate import certify_release
