@@ -294,15 +294,113 @@ class Refutation:
         return out
 
 
+MUTANT_KINDS = ("constant", "direction", "factor", "dropped-hypothesis", "construction")
+"""How a mutant perturbs the statement (issue 30): a constant changed, an inequality's
+direction flipped, a factor changed, a hypothesis dropped, or the construction the statement is
+about altered in a plausible way (e.g. one noise draw shared where the text draws one per
+record).  The claim's plain negation is not a mutant."""
+UNCLASSIFIED = "unclassified"
+
+
 @attrs.frozen(kw_only=True)
 class Mutant:
     """A perturbed (false) version of a claim's statement and the claim's checker run on it.
 
     ``check`` is a zero-argument callable returning a :class:`CheckResult`; the mutant is
-    *caught* when that result is refuted — evidence that the claim's checker can fail."""
+    *caught* when that result is refuted — evidence that the claim's checker can fail.
+    ``conjunct`` names the part of the statement it falsifies (``""``: the whole statement of a
+    claim with one conjunct); ``kind`` is one of :data:`MUTANT_KINDS`."""
 
     description: str
     check: Any = attrs.field(eq=False, repr=False)
+    conjunct: str = ""
+    kind: str = attrs.field(default=UNCLASSIFIED,
+                            validator=_one_of((*MUTANT_KINDS, UNCLASSIFIED)))
+
+
+@attrs.frozen(kw_only=True)
+class Conjunct:
+    """One part of a statement that is judged separately ("ε-DP *and* optimal", each direction
+    of an "if and only if"); every conjunct needs a mutant of its own that the checker refutes."""
+
+    name: str
+    statement: str
+
+
+@attrs.frozen(kw_only=True)
+class Param:
+    """A parameter a claim quantifies over, with its domain as data (issue 30).
+
+    The domain is the interval from ``lo`` to ``hi`` (``None``: unbounded; ``lo_closed`` /
+    ``hi_closed`` say whether the end belongs to it), restricted to integers when ``integer``,
+    or the finite set ``values`` when given.  ``registry`` is the key of the seed's registry of
+    experimental parameters (:mod:`privlab.proofs.parameters`) whose values in the domain the
+    grid must contain; ``boundary`` lists the boundary cases the hypotheses allow (also
+    required in the grid).  ``grid`` is what the checker runs on — ``None`` when the proof
+    object covers the parameter symbolically."""
+
+    name: str
+    lo: Any = None
+    hi: Any = None
+    lo_closed: bool = False
+    hi_closed: bool = False
+    integer: bool = False
+    values: tuple[Any, ...] | None = None
+    registry: str | None = None
+    boundary: tuple[Any, ...] = ()
+    grid: tuple[Any, ...] | None = None
+
+    def contains(self, x: Any) -> bool:
+        """Whether ``x`` lies in the declared domain."""
+        if self.values is not None:
+            return x in self.values
+        try:
+            fx = float(x)
+        except (TypeError, ValueError):
+            return False
+        if self.integer and fx != int(fx):
+            return False
+        if self.lo is not None and (fx < self.lo or (fx == self.lo and not self.lo_closed)):
+            return False
+        return not (self.hi is not None
+                    and (fx > self.hi or (fx == self.hi and not self.hi_closed)))
+
+    @property
+    def finite(self) -> bool:
+        """True when the domain is a finite set (so a grid can exhaust it)."""
+        if self.values is not None:
+            return True
+        return self.integer and self.lo is not None and self.hi is not None
+
+    def domain_text(self) -> str:
+        if self.values is not None:
+            return "{" + ", ".join(map(str, self.values)) + "}"
+        lo = "−∞" if self.lo is None else str(self.lo)
+        hi = "∞" if self.hi is None else str(self.hi)
+        br = ("[" if self.lo_closed and self.lo is not None else "(",
+              "]" if self.hi_closed and self.hi is not None else ")")
+        return f"{'ℤ ∩ ' if self.integer else ''}{br[0]}{lo}, {hi}{br[1]}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "domain": self.domain_text(), "registry": self.registry,
+                "boundary": jsonable(list(self.boundary)),
+                "grid": None if self.grid is None else jsonable(list(self.grid))}
+
+
+PROOF_KINDS = ("symbolic", "exact-decision", "exhaustive")
+
+
+@attrs.frozen(kw_only=True)
+class Proof:
+    """What makes a *verified* verdict (issue 30): a symbolic identity (sympy), an exact
+    decision procedure whose domain is the claim's declared domain, or an exhaustive
+    enumeration of a finite domain.  ``argument`` says in one sentence what is proved."""
+
+    kind: str = attrs.field(validator=_one_of(PROOF_KINDS))
+    argument: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "argument": self.argument}
 
 
 @attrs.frozen(kw_only=True)
@@ -332,6 +430,17 @@ class Claim:
     data: str | None = None
     """Name of the real data set the check depends on; its evidence must carry ``data``
     provenance ``{name, path, rows, sha256}`` — a synthetic run is inconclusive."""
+    params: tuple[Param, ...] = ()
+    """The quantified parameters and their domains (see :class:`Param`)."""
+    conjuncts: tuple[Conjunct, ...] = ()
+    """The parts of the statement judged separately; empty: the statement is one conjunct."""
+    proof: Proof | None = None
+    """The proof object a *verified* verdict needs; without one a passing check confirms."""
+    premise_implies: str | None = None
+    """Set when the check's verdict follows from the conditions it sets up (why); the claim is
+    then inconclusive whatever the check says."""
+    covers: tuple[str, ...] = ()
+    """Seed items this claim decides besides its own id (``"thesis:Definition 13"``)."""
 
 
 @attrs.frozen(kw_only=True)

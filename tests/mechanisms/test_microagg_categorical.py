@@ -205,3 +205,21 @@ def test_bad_input() -> None:
         categorical_mdav_labels(codes[:, :1], SPACE, 2)
     with pytest.raises(InvalidParameter, match="taxonomies"):
         SemanticSpace([])
+
+
+def test_privacy_loss_survives_probabilities_below_the_smallest_double() -> None:
+    """ε = 10 on a cluster of 300 equal values: some Pr(c) underflow to 0.0 in floating point;
+    the loss is still the finite max |log Pr_a − log Pr_b| (it was nan, read as 0, before)."""
+    import numpy as np
+
+    from privlab.mechanisms.microaggregation.semantic import ExponentialCentroid
+    from privlab.mechanisms.microaggregation.taxonomy import project_taxonomy
+
+    t = project_taxonomy("job")
+    em = ExponentialCentroid(taxonomy=t, epsilon=10.0)
+    a, b = t.domain[0], t.domain[-1]
+    assert (em.probabilities([a] * 300) == 0.0).any()
+    loss = em.privacy_loss([a] * 300, [b] + [a] * 299)
+    assert np.isfinite(loss) and loss > 0
+    lp = em.log_probabilities([a] * 300)
+    assert np.isclose(np.logaddexp.reduce(lp), 0.0)

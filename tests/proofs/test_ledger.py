@@ -10,7 +10,7 @@ import pytest
 from privlab.errors import InvalidParameter
 from privlab.proofs import default_ledger
 from privlab.proofs.ledger import LOAD_ERROR_PREFIX, SKIPPED_QUICK, Ledger
-from privlab.types import CheckResult, Claim, Method, Mutant, Status, Table
+from privlab.types import CheckResult, Claim, Method, Mutant, Proof, Status, Table
 
 KEYS = {"id", "source", "statement", "status", "method", "evidence", "counterexample", "value",
         "notes", "seconds", "scope", "bounded", "kind", "severity", "severity_rank", "loss",
@@ -29,10 +29,11 @@ def _false_claim() -> Claim:
 
 def _true_claim() -> Claim:
     # issue 14: a verified claim must show its checker can fail — its mutant 2^10 = 1000
-    mutant = Mutant(description="2^10 = 1000", check=_false_claim().check)
+    mutant = Mutant(kind="constant", description="2^10 = 1000", check=_false_claim().check)
     return Claim(id="test:true", source="test", statement="2^10 = 1024",
                  check=lambda: CheckResult(holds=2**10 == 1024, claim="2^10 = 1024",
-                                           method=Method.EXACT), mutants=(mutant,))
+                                           method=Method.EXACT), mutants=(mutant,),
+                 proof=Proof(kind="exact-decision", argument="2^10 computed exactly"))
 
 
 def _raising_claim() -> Claim:
@@ -45,7 +46,8 @@ def _raising_claim() -> Claim:
 def _slow_claim() -> Claim:
     return Claim(id="test:slow", source="test", statement="slow", slow=True,
                  check=lambda: CheckResult(holds=True, claim="slow", method=Method.NUMERIC),
-                 mutants=(Mutant(description="2^10 = 1000", check=_false_claim().check),))
+                 mutants=(Mutant(kind="constant", description="2^10 = 1000",
+                                 check=_false_claim().check),))
 
 
 def _test_ledger(*claims: Claim, modules: tuple[str, ...] = ()) -> Ledger:
@@ -146,7 +148,9 @@ def test_bounded_exhaustive_claim_is_confirmed_not_verified():
                            counterexample={"n": 0})
 
     kw = {"id": "t:x", "source": "s", "statement": "for all n", "check": check,
-          "mutants": (Mutant(description="m", check=mutant_check),)}
+          "mutants": (Mutant(kind="constant", description="m", check=mutant_check),),
+          "proof": Proof(kind="exhaustive", argument="every n of the finite domain")}
     assert run_claim(Claim(**kw)).status is Status.VERIFIED
     out = run_claim(Claim(**kw, bounded=True))
-    assert out.status is Status.CONFIRMED and out.to_dict()["evidence"]["reason"] == BOUNDED
+    assert out.status is Status.CONFIRMED
+    assert out.to_dict()["evidence"]["reason"].startswith(BOUNDED)

@@ -7,13 +7,14 @@ claim and require each to be *refuted* by its claim's checker.
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 
 from privlab.proofs import default_ledger
-from privlab.proofs.ledger import run_claim
-from privlab.proofs.scopes import REFUTATIONS, SCOPES
+from privlab.proofs.ledger import LOAD_ERROR_PREFIX, run_claim
 from privlab.proofs.verdict import DATA_UNAVAILABLE, NOT_ABLE_TO_FAIL, run_mutants
-from privlab.types import CheckResult, Claim, Method, Mutant, Refutation, Scope, Status
+from privlab.types import CheckResult, Claim, Method, Mutant, Proof, Refutation, Scope, Status
 
 
 def _res(holds: bool, method: Method = Method.EXACT, evidence: dict | None = None
@@ -34,28 +35,32 @@ def _claim(check, **kw) -> Claim:  # type: ignore[no-untyped-def]
     return Claim(id="test:x", source="t", statement="s", check=check, **kw)
 
 
-CAUGHT = Mutant(description="2^10 = 1000", check=_false)
-MISSED = Mutant(description="2^10 = 1024 (not a mutant: true)", check=_true)
+CAUGHT = Mutant(kind="constant", description="2^10 = 1000", check=_false)
+MISSED = Mutant(kind="constant", description="2^10 = 1024 (not a mutant: true)", check=_true)
+
+
+PROOF = Proof(kind="exact-decision", argument="2^10 computed exactly")
 
 
 def test_verified_needs_a_refuted_mutant() -> None:
-    assert run_claim(_claim(_true, mutants=(CAUGHT,))).status is Status.VERIFIED
+    assert run_claim(_claim(_true, mutants=(CAUGHT,), proof=PROOF)).status is Status.VERIFIED
     out = run_claim(_claim(_true))
     assert out.status is Status.INCONCLUSIVE and NOT_ABLE_TO_FAIL in out.reason
     out = run_claim(_claim(_true, mutants=(MISSED,)))
     assert out.status is Status.INCONCLUSIVE
     assert out.to_dict()["able_to_fail"] == [{"mutant": MISSED.description,
-                                              "status": "verified"}]
+                                              "status": "verified", "conjunct": "",
+                                              "kind": "constant"}]
 
 
 def test_raising_mutant_is_not_a_catch() -> None:
     def boom() -> CheckResult:
         raise ZeroDivisionError("x")
 
-    rows = run_mutants(_claim(_true, mutants=(Mutant(description="b", check=boom),)))
+    boom_mutant = Mutant(kind="constant", description="b", check=boom)
+    rows = run_mutants(_claim(_true, mutants=(boom_mutant,)))
     assert rows[0]["status"] == "error"
-    assert run_claim(_claim(_true, mutants=(Mutant(description="b", check=boom),))).status \
-        is Status.INCONCLUSIVE
+    assert run_claim(_claim(_true, mutants=(boom_mutant,))).status is Status.INCONCLUSIVE
 
 
 def test_bounded_confirms_not_verifies() -> None:
@@ -82,7 +87,7 @@ def test_data_claim_without_real_data_is_inconclusive() -> None:
     assert out.status is Status.INCONCLUSIVE and DATA_UNAVAILABLE in out.reason
     assert out.to_dict()["data"]["path"] == "synthetic"
     assert run_claim(_claim(lambda: _res(True, evidence=real), mutants=(CAUGHT,),
-                            data="d.csv")).status is Status.VERIFIED
+                            data="d.csv", proof=PROOF)).status is Status.VERIFIED
 
 
 def test_scope_and_kind_validate() -> None:
@@ -95,9 +100,20 @@ def test_scope_and_kind_validate() -> None:
 # ---- the real ledger -------------------------------------------------------------------------
 def test_every_ledger_claim_has_a_scope() -> None:
     claims = default_ledger().claims()
+    assert [c.id for c in claims if c.id.startswith(LOAD_ERROR_PREFIX)] == []
     assert [c.id for c in claims if c.scope is None] == []
-    assert set(SCOPES) <= {c.id for c in claims}, "registry names a claim the ledger lacks"
-    assert set(REFUTATIONS) <= set(SCOPES)
+
+
+def test_a_claim_is_its_definition() -> None:
+    """Each claim is one object, defined in one place: the ledger hands out the ``Claim`` of its
+    module's ``CLAIMS`` itself (scope, refutation, data, mutants and covers written in the
+    definition; nothing stitched on at load time)."""
+    led = default_ledger()
+    defined = {c.id: c for m in led.modules for c in importlib.import_module(m).CLAIMS}
+    claims = led.claims()
+    assert [c.id for c in claims if defined.get(c.id) is not c] == []
+    assert {c.id for c in claims if c.refutation is not None} <= {
+        c.id for c in claims if c.scope is not None}
 
 
 def test_extensions_are_not_paper_errata() -> None:
@@ -149,9 +165,32 @@ def test_coverage_lists_every_numbered_item() -> None:
     from privlab.proofs import coverage as cov
 
     led = default_ledger()
-    rows = cov.coverage_rows(led.ids(), led.tables())
+    rows = cov.coverage_rows(led.claims(), led.tables())
     assert cov.missing(rows) == []
     vp1 = next(r for r in rows if r["seed"] == "vldb14" and r["item"] == "Proposition 1")
     assert vp1["covered_by"] == ["vldb14:prop-1"]
     fake = cov.coverage_rows([], {})
     assert "thesis Theorem 3" in cov.missing(fake)
+
+
+def test_covers_name_numbered_items_and_count() -> None:
+    """A claim filed under another id covers the items its ``covers`` lists (and only when the
+    claim itself is given, not its bare id); every entry names an item of the seed."""
+    from privlab.proofs import coverage as cov
+
+    led = default_ledger()
+    assert cov.unknown_covers(led.claims()) == []
+    assert cov.unknown_covers([_claim(_true, covers=("thesis:Definition 99",))]) == \
+        ["thesis:Definition 99"]
+
+    def row(rows: list[dict], seed: str, item: str) -> dict:
+        return next(r for r in rows if r["seed"] == seed and r["item"] == item)
+
+    rows = cov.coverage_rows(led.claims(), led.tables())
+    assert row(rows, "vldb14", "Proposition 2")["covered_by"] == ["thesis:prop-7-only-if",
+                                                                  "vldb14:prop-2"]
+    assert row(rows, "thesis", "Definition 13")["covered_by"] == ["thesis:prop-6"]
+    by_id = cov.coverage_rows(led.ids(), led.tables())
+    assert row(by_id, "thesis", "Definition 13")["why"] == "missing"
+    one = cov.coverage_rows([_claim(_true, covers=("thesis:Definition 13",))], {})
+    assert row(one, "thesis", "Definition 13")["covered_by"] == ["test:x"]

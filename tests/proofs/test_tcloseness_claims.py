@@ -14,19 +14,19 @@ EXPECTED = {
     "thesis:alg-7.1-optimal": Status.REFUTED,
     "thesis:def-15": Status.CONFIRMED,
     "thesis:prop-10": Status.CONFIRMED,
-    "thesis:sec-7.2.1-buckets": Status.VERIFIED,
+    "thesis:sec-7.2.1-buckets": Status.REFUTED,  # t = 1 leaves b free
     "thesis:table-7.6": Status.VERIFIED,
     "thesis:sec-7.2.2-construction": Status.CONFIRMED,
-    "thesis:sec-7.2.2-l-range": Status.VERIFIED,
-    "thesis:sec-7.3.1": Status.CONFIRMED,
+    "thesis:sec-7.2.2-l-range": Status.CONFIRMED,  # bounded: N ≤ 80, t ≤ 4
+    "thesis:sec-7.3.1": Status.INCONCLUSIVE,  # the check restates t-closeness
     "thesis:sec-7.3-substitute": Status.FINDING,  # issue 14: substitution is the lab's extension
     "thesis:sec-7.3.2": Status.VERIFIED,
     "ins15:prop-1": Status.REFUTED,
     "ins15:prop-1-derived": Status.CONFIRMED,
     "ins15:prop-1-second-term": Status.VERIFIED,
     "ins15:prop-2": Status.CONFIRMED,
-    "ins15:prop-3": Status.CONFIRMED,  # issue 14: the chain identity is not evidence
-    "ins15:sec-6.1-buckets": Status.VERIFIED,
+    "ins15:prop-3": Status.REFUTED,  # neighbouring data sets: ratio 2 > t² = 25/16
+    "ins15:sec-6.1-buckets": Status.REFUTED,  # t = 1 leaves b_i free
     "ins15:sec-6.3-bucket-sizes": Status.REFUTED,
     "ins15:sec-6.2-count-rule": Status.REFUTED,
     "ins15:table-1": Status.VERIFIED,

@@ -17,7 +17,7 @@ def test_module_loads() -> None:
 
 @pytest.mark.parametrize("cid, status", [
     ("thesis:prop-6", "refuted"),
-    ("thesis:prop-7-only-if", "verified"),
+    ("thesis:prop-7-only-if", "refuted"),  # k = 1
     ("thesis:sec-6.3.3-hamming", "confirmed"),  # bounded check
     ("thesis:sec-3.3.1-reid-bound", "confirmed"),  # bounded check
     ("thesis:sec-3.3.1-reid-bound-ties", "refuted"),

@@ -33,7 +33,7 @@ def outcomes():
 
 
 def test_statuses(outcomes):
-    assert set(outcomes) == set(EXPECTED)
+    assert set(EXPECTED) <= set(outcomes)
     for cid, want in EXPECTED.items():
         assert outcomes[cid].error is None, (cid, outcomes[cid].error)
         assert outcomes[cid].status is want, cid

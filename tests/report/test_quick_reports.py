@@ -26,7 +26,7 @@ def _claims() -> tuple[Claim, ...]:
         return CheckResult(holds=1 + 1 == total, claim=f"1 + 1 = {total}", value=1 + 1,
                            method=Method.NUMERIC, counterexample={"1 + 1": 1 + 1})
 
-    mutant = (Mutant(description="1 + 1 = 3", check=lambda: check(3)),)
+    mutant = (Mutant(kind="constant", description="1 + 1 = 3", check=lambda: check(3)),)
     return tuple(Claim(id=cid, source="test", statement=cid, slow=slow,
                        check=lambda: check(2), mutants=mutant)
                  for cid, slow in (("test:fast", False), ("test:slow", True),

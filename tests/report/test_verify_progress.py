@@ -111,7 +111,8 @@ def _ledger(events: list[str], gate: threading.Event | None = None) -> Ledger:
 
     def claim(cid: str) -> Claim:
         return Claim(id=cid, source="test", statement=cid, check=lambda: check(cid, 2),
-                     mutants=(Mutant(description="1 + 1 = 3", check=lambda: check(cid, 3)),))
+                     mutants=(Mutant(kind="constant", description="1 + 1 = 3",
+                                     check=lambda: check(cid, 3)),))
 
     return Ledger((), extra_claims=(claim("test:a"), claim("test:b")))
 

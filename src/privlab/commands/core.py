@@ -155,7 +155,7 @@ def claims(status: str | None, ids: tuple[str, ...], quick: bool, coverage: bool
     if coverage:
         from privlab.proofs.coverage import coverage_rows
 
-        cov = coverage_rows(ledger.ids(), ledger.tables())
+        cov = coverage_rows(ledger.claims(), ledger.tables())
         emit(cov, fmt, lambda: text_table(
             [{**r, "covered_by": ", ".join(r["covered_by"]), "why": r["why"] or ""}
              for r in cov], ("seed", "item", "covered_by", "why")))

@@ -21,7 +21,6 @@ from typing import Any
 import attrs
 
 from privlab.errors import InvalidParameter
-from privlab.proofs.annotate import annotate
 from privlab.proofs.printed import NOTE_PREFIX, table_note
 from privlab.proofs.verdict import BOUNDED, verdict
 from privlab.types import CheckResult, Claim, Method, Status, Table, jsonable
@@ -167,7 +166,7 @@ class Ledger:
                     module=name, error=f"duplicate claim id {c.id!r} (also in {seen[c.id]})"))
                 continue
             seen[c.id] = name
-            self._claims.append(annotate(c))
+            self._claims.append(c)
         for tid, fn in tables.items():
             if tid in self._tables:
                 self._errors.append(LoadError(module=name, error=f"duplicate table id {tid!r}"))
@@ -236,9 +235,7 @@ class Ledger:
 
 
 def run_claim(claim: Claim) -> ClaimOutcome:
-    """Run one claim's check; a raising or malformed check gives an inconclusive outcome.
-    The claim is annotated first (scope, refutation kind, mutants; idempotent)."""
-    claim = annotate(claim)
+    """Run one claim's check; a raising or malformed check gives an inconclusive outcome."""
     t0 = time.perf_counter()
     try:
         result = claim.check()

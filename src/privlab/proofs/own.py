@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from privlab.types import CheckResult, Claim, Method
+from privlab.proofs.setting import OWN, _x
+from privlab.types import CheckResult, Claim, Method, Mutant, Proof
 
 EPS_GRID = (0.1, 0.5, 1.0, 2.0, 5.0)
 D_GRID = (0.0, 0.25, 0.5, 1.0)
@@ -94,6 +95,39 @@ def check_fast_sampler() -> CheckResult:
                        method=Method.EXHAUSTIVE)
 
 
+def _safe_at_smaller_epsilon() -> CheckResult:
+    """Mutant: 'safe mode is (ε/2)-DP': the exact discrete checker of the claim, at half the ε."""
+    from privlab.mechanisms.noise.safe import check_discrete_dp, discrete_pmf
+    from privlab.mechanisms.noise.staircase import Staircase
+
+    m = Staircase(epsilon=1.0, d=0.5)
+    return check_discrete_dp(discrete_pmf(m, None), 0.5)
+
+
+def _control_accepted() -> CheckResult:
+    """Mutant: 'check_pure_dp accepts Laplace at half scale as 1-DP' (a false acceptance)."""
+    from privlab.mechanisms.noise.controls import CONTROLS, make_control
+    from privlab.verify import check_pure_dp
+
+    return check_pure_dp(make_control(CONTROLS[0], 1.0))
+
+
+def _fast_vs_other_law() -> CheckResult:
+    """Mutant: 'Staircase(ε=1, d=0.5).sample equals the inverse CDF of d = 0.51': the claim's
+    bitwise comparison must see the difference."""
+    import numpy as np
+
+    from privlab.mechanisms.noise.staircase import Staircase
+
+    fast = Staircase(epsilon=1.0, d=0.5).sample(20_000, rng=11)
+    ref = Staircase(epsilon=1.0, d=0.51)._sample_from_uniform(
+        np.random.default_rng(11).random(20_000))
+    same = bool(np.array_equal(fast, ref))
+    cex = None if same else {"index": int(np.flatnonzero(fast != ref)[0])}
+    return CheckResult(holds=same, claim="fast sampler (d=0.5) = inverse CDF (d=0.51)",
+                       counterexample=cex, method=Method.EXHAUSTIVE)
+
+
 SRC = "privlab (src/privlab/mechanisms)"
 CLAIMS: tuple[Claim, ...] = (
     Claim(id="privlab:safe-mode-dp", source=f"{SRC}/safe.py; docs/threat-model.md",
@@ -103,17 +137,35 @@ CLAIMS: tuple[Claim, ...] = (
           notes=(f"Laplace and staircase over ε ∈ {EPS_GRID}, d ∈ {D_GRID}, Δ = 1, and the "
                  "ci95-optimal member for Δ = 2.5; every ratio of neighbouring pmf values is "
                  "compared exactly as Fractions (exhaustive over the finite set of ratios).",),
-          bounded=True),
-    Claim(id="privlab:checker-refutes-controls", source="privlab (src/privlab/verify/noise/dp.py)",
+          bounded=True,
+          scope=_x(neighbour="n/a", domain="ε ∈ {0.1, 0.5, 1, 2, 5}, d ∈ {0, ¼, "
+                   "½, 1}, Δ ∈ {1, 2.5}", reading=OWN),
+          mutants=(Mutant(kind="factor",
+              description="safe-mode staircase(ε=1, d=½) claimed (ε/2)-DP",
+              check=_safe_at_smaller_epsilon),)),
+    Claim(id="privlab:checker-refutes-controls",
+          proof=Proof(kind="exact-decision", argument=(
+              "check_pure_dp decides each of the listed laws exactly (a finite set: three "
+              "broken controls, Laplace, the optimal staircase)")),
+          source="privlab (src/privlab/verify/noise/dp.py)",
           statement="check_pure_dp refutes each broken control (with a pair) and accepts "
                     "Laplace and the optimal staircase.",
           check=check_controls_refuted,
           notes=("Controls: Laplace at half scale (loss 2ε), staircase decaying by e^{−1.5ε}, "
-                 "staircase with steps of width Δ/2.",)),
+                 "staircase with steps of width Δ/2.",),
+          scope=_x(domain="3 broken controls, Laplace, staircase",
+                   reading=OWN),
+          mutants=(Mutant(kind="factor",
+              description="Laplace at half scale claimed 1-DP (check_pure_dp must refuse)",
+              check=_control_accepted),)),
     Claim(id="privlab:fast-sampler-is-inverse-cdf", source=f"{SRC}/staircase.py",
           statement="Staircase.sample equals the generic inverse-CDF sampler bit for bit.",
           check=check_fast_sampler,
           notes=("20 laws × 20 000 uniforms; exactness of the inverse CDF itself is tested "
                  "by goodness-of-fit tests (tests/mechanisms/test_noise_laws.py).",),
-          bounded=True),
+          bounded=True,
+          scope=_x(domain="20 laws × 20 000 uniforms", reading=OWN),
+          mutants=(Mutant(kind="constant",
+              description="fast sampler of d = 0.5 claimed equal to the inverse CDF of d = 0.51",
+              check=_fast_vs_other_law),)),
 )

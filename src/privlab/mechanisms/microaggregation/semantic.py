@@ -62,9 +62,18 @@ class ExponentialCentroid:
         idx = g.choice(len(p), size=shape, p=p)
         return np.asarray(self.taxonomy.concepts, dtype=object)[idx]
 
+    def log_probabilities(self, sample: Sequence[str]) -> np.ndarray:
+        """log Pr(c) = q(c) − log Σ_c′ exp q(c′), computed without underflow (a probability
+        below the smallest double still has a finite logarithm)."""
+        if len(sample) == 0:
+            raise InvalidParameter("sample=[] must be non-empty")
+        lw = self.log_weights(sample)
+        top = lw.max()
+        return np.asarray(lw - (top + np.log(np.exp(lw - top).sum())))
+
     def privacy_loss(self, sample_a: Sequence[str], sample_b: Sequence[str]) -> float:
         """max_c |log Pr_a(c) − log Pr_b(c)| (exact privacy loss of one draw)."""
-        la, lb = np.log(self.probabilities(sample_a)), np.log(self.probabilities(sample_b))
+        la, lb = self.log_probabilities(sample_a), self.log_probabilities(sample_b)
         return float(np.abs(la - lb).max())
 
 

@@ -8,10 +8,13 @@ Readings: §6.2's count rule is garbled in extraction ("at most ⌈e_i p_i t⌉ 
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from privlab.proofs.lazyref import lazy_module
-from privlab.types import Claim
+from privlab.proofs.setting import SUB, _p, _priv, _x
+from privlab.proofs.thesis.ch7_mutants import _prop_10_one_sided
+from privlab.types import Claim, Mutant, Param, Proof, Refutation
 
 if TYPE_CHECKING:  # loaded on first call of a check (see privlab.proofs.lazyref)
     from privlab.proofs.tcloseness import checks as ck
@@ -31,53 +34,97 @@ CLAIMS: tuple[Claim, ...] = (
                  "|E| = 2 records at 0 and the others at 1 has exact t = 9/5 > 8/5 (printed). "
                  "Laplace and staircase reach the same exact t (table ins15-prop1).  The "
                  "proof derives (|E| + (N − |E|)e^ε)/N and loses a record in its last line; "
-                 "see ins15:prop-1-derived.",)),
+                 "see ins15:prop-1-derived.",),
+          scope=_p(neighbour=SUB),
+          refutation=_priv("t = 9/5 instead of the printed 8/5", "e^ε = 2, N = 10, |E| = 2",
+                           "not checked against the paper's experiments")),
     Claim(id="ins15:prop-1-derived", source=f"{F} §4 proof of Proposition 1",
           statement="t = max_E (|E| + (N − |E|)e^ε)/N bounds the exact stochastic t and is "
                     "attained.",
           check=ck.check_ins15_prop_1_derived,
           notes=("Exact on 300 random randomized-response instances (ratio ≤ 1) and attained "
                  "by the extremal instance; the tightest bound privlab can state.  Not "
-                 "proved for every mechanism (confirmed).",)),
-    Claim(id="ins15:prop-1-second-term", source=f"{F} §4 proof of Proposition 1",
+                 "proved for every mechanism (confirmed).",),
+          scope=_x(neighbour=SUB, reading="privlab's derived bound"),
+          mutants=(Mutant(kind="factor",
+              description="the derived bound claimed 10 % smaller",
+              check=lambda: ck.check_ins15_prop_1_derived(shrink=Fraction(9, 10))),)),
+    Claim(id="ins15:prop-1-second-term",
+          proof=Proof(kind="symbolic", argument=(
+              "sympy factorises the difference of the two terms into a non-negative product")),
+          source=f"{F} §4 proof of Proposition 1",
           statement="The second term (|E|/N)(1 + (N−|E|)e^ε/|E|) is always ≥ the first "
                     "(N/|E|)(1 + (N−|E|)e^{−ε}/|E|)^{−1}.",
           check=ck.check_ins15_second_term,
-          notes=("sympy: product − 1 = x(1−x)(r−1)²/r ≥ 0 with x = |E|/N, r = e^ε.",)),
+          notes=("sympy: product − 1 = x(1−x)(r−1)²/r ≥ 0 with x = |E|/N, r = e^ε.",),
+          scope=_p(),
+          mutants=(Mutant(kind="constant",
+              description="product − 1 = x(1−x)(r−1)/r (sign-indefinite)",
+              check=lambda: ck.check_ins15_second_term(exponent=1)),)),
     Claim(id="ins15:prop-2", source=f"{F} §5 Proposition 2",
           statement="For discrete laws the distance of Definition 4 is the maximum over "
                     "single values.",
           check=ck.check_prop_10_family,
-          notes=("Same statement as thesis:prop-10; same brute-force check over all sets.",)),
+          notes=("Same statement as thesis:prop-10; same brute-force check over all sets.",),
+          scope=_p(domain="random pairs, support ≤ 7"),
+          covers=("ins15:Definition 4",),
+          mutants=(Mutant(kind="construction", description="d = max_i P1(x_i)/P2(x_i) (one-sided)",
+                          check=_prop_10_one_sided),)),
     Claim(id="ins15:prop-3", source=f"{F} §5 Proposition 3",
           statement="Under t-closeness's assumptions, exp(ε/2)-closeness implies ε-DP of k_I "
                     "(both neighbour relations, uninformed intruder).",
           check=ck.check_ins15_prop_3,
-          notes=("Case (iv): Q1/Q2 ≤ t² on every constructed release (t ∈ {2, 3, 4}, "
-                 "N ≤ 60, exact), each release checked t-close; t² is attained by Table 1 (E1 "
-                 "vs E2 on B1).  The factor ε/2 is therefore exactly what case (iv) needs.  The "
-                 "chain identity (Q1/P)(P/Q2) = Q1/Q2 is a tautology and no longer counts as "
-                 "evidence (issue 14): bounded, confirmed.",),
-          bounded=True),
+          notes=("Judged on neighbouring data sets, as the statement quantifies: D1 and D2 "
+                 "differ in one record of I's class, both are t-close with t = e^{ε/2}; I's "
+                 "views (its class's distribution in D1 and in D2) can differ by more than t² "
+                 "= e^ε because the proof's case (iv) uses one 'whole table' for both while "
+                 "neighbours have different marginals.  Exhaustive over two classes of 2–6 "
+                 "records and a binary attribute (exact Fractions).",
+                 "Comparing two classes of one release (the check used before) only restates "
+                 "t-closeness: each class is t-close to the same marginal."),
+          scope=_p(neighbour="both", release="set",
+                   reading="case (iv): I in both data sets, one other record of I's class "
+                           "substituted; 'the assumptions' = uninformed intruder whose prior "
+                           "is each data set's released marginal"),
+          refutation=Refutation(kind="privacy", loss="ln 2 = 1.55·ε at t = 5/4",
+                                weakest="classes of 3 and 2 records, binary attribute",
+                                paper_parameters="n/a (ins15 has no experiments; any t > 1)"),
+          mutants=()),
     Claim(id="ins15:sec-6.1-buckets", source=f"{F} §6.1",
           statement="t·b_i/N + (1/t)(1 − b_i/N) = 1 gives b_i = N/(t + 1).",
           check=ck.check_bucket_optimum,
-          notes=("Same equation as thesis:sec-7.2.1-buckets with b = N/b_i.",)),
+          notes=("Same equation as thesis:sec-7.2.1-buckets with b = N/b_i.",),
+          scope=_p(domain="t ≥ 1 (Definition 15's distance; §7.2.1 names 1-closeness)",
+                   reading="'yields' read as: the equation determines b"),
+          params=(Param(name="t", lo=1, lo_closed=True),),
+          refutation=Refutation(kind="proof-gap"),
+          mutants=(Mutant(kind="constant", description="b = t + 2 buckets",
+                          check=lambda: ck.check_bucket_optimum(offset=2)),)),
     Claim(id="ins15:sec-6.3-bucket-sizes", source=f"{F} §6.3 step 3(a)",
           statement="Each bucket contains ⌈N/b⌉ values, some ⌈N/b⌉ + 1.",
           check=ck.check_ins15_bucket_sizes,
           notes=("Refuted as printed: N = 10, b = 3 would need ≥ 12 records.  Read ⌊N/b⌋; "
-                 "privlab uses §6.2's boundaries ⌊jN/b + 0.5⌋ (sizes 3, 4, 3).",)),
+                 "privlab uses §6.2's boundaries ⌊jN/b + 0.5⌋ (sizes 3, 4, 3).",),
+          scope=_p(),
+          refutation=Refutation(kind="typo")),
     Claim(id="ins15:sec-6.2-count-rule", source=f"{F} §6.2 (last paragraph, as extracted)",
           statement="Select ⌈e_i p_i t⌉ records of every bucket j ≠ i and complete the class "
                     "with e_i − t⌈e_i p_i t⌉ records of B_i.",
           check=ck.check_ins15_count_rule_literal,
           notes=("Literally: N = 12, t = 2, e_i = 4, p = 1/3 → 3 records from each of the two "
                  "other buckets and −2 of its own.  An extraction slip (p_j/t intended); the "
-                 "thesis's reading is thesis:sec-7.2.2-count-rules.",)),
-    Claim(id="ins15:table-1", source=f"{F} §6.3 Table 1",
+                 "thesis's reading is thesis:sec-7.2.2-count-rules.",),
+          scope=_p(reading="as extracted"),
+          refutation=Refutation(kind="typo")),
+    Claim(id="ins15:table-1",
+          proof=Proof(kind="symbolic", argument=(
+              "sympy in t, as thesis Table 7.6")),
+          source=f"{F} §6.3 Table 1",
           statement="Table 1's masses are distributions with ratios t and 1/t to 1/(t+1).",
-          check=ck.check_table_7_6, notes=("Same table as thesis Table 7.6.",)),
+          check=ck.check_table_7_6, notes=("Same table as thesis Table 7.6.",),
+          scope=_p(),
+          mutants=(Mutant(kind="factor", description="masses 1/(t²(t+1)) off the emphasised bucket",
+                          check=lambda: ck.check_table_7_6(other_power=2)),)),
 )
 
 # = the tables of tcloseness.tables.TABLES whose id starts with "ins15"

@@ -25,7 +25,9 @@ from privlab.verify.tcloseness import (
 )
 
 F = Fraction
-SWEEP_TS: tuple[Any, ...] = (1.2, 1.5, 2, 2.5, 3, 4, 5)
+SWEEP_TS: tuple[Any, ...] = (1, 1.2, 1.5, 2, 2.5, 3, 4, 5)
+"""t values of the §7.2.2 sweeps: the boundary t = 1 (1-closeness, named in §7.2.1), the
+thesis's 1.5 (Table 7.5), integers and halves up to 5."""
 SWEEP_N = 120
 
 
@@ -129,17 +131,29 @@ def check_prop_10_family() -> CheckResult:
 
 # ---- bucketization ------------------------------------------------------------------------
 def check_bucket_optimum(*, offset: int = 1) -> CheckResult:
-    """sympy: t/b + (1/t)(1 − 1/b) = 1 ⇔ b = t + 1 (t ≠ 1); full emphasis feasible ⇔ b ≥ t+1.
-    ``offset`` (a mutant: 2) replaces the claimed b = t + 1 by b = t + offset."""
+    """sympy: t/b + (1/t)(1 − 1/b) = 1 ⇔ b = t + 1 for t > 1; full emphasis feasible ⇔
+    b ≥ t + 1.  The domain is t ≥ 1 (Definition 15's distance is ≥ 1 and §7.2.1 names
+    1-closeness): at t = 1 the equation reads 1 = 1 and does not determine b, so "yields
+    b = t + 1" fails there (read as: the equation determines b).  ``offset`` (a mutant: 2)
+    replaces the claimed b = t + 1 by b = t + offset."""
     t, b = sp.symbols("t b", positive=True)
-    sol = sp.solve(sp.Eq(t / b + (1 / t) * (1 - 1 / b), 1), b)
+    equation = t / b + (1 / t) * (1 - 1 / b) - 1
+    sol = sp.solve(sp.Eq(equation, 0), b)
     rest = sp.factor(t * (b - t) - (b - 1))  # (b−t)/(b−1) ≥ 1/t  ⇔  t(b−t) − (b−1) ≥ 0
-    ok = sol == [t + offset] and sp.simplify(rest - (t - 1) * (b - t - 1)) == 0
-    return CheckResult(holds=ok, claim="b = t + 1 solves t/b + (1/t)(1 − 1/b) = 1",
-                       method=Method.SYMBOLIC, value=str(sol),
-                       evidence={"solution": str(sol), "emphasis_condition": str(rest)},
-                       counterexample=None if ok else {"solution": str(sol),
-                                                       "claimed": str(t + offset)})
+    generic = sol == [t + offset] and sp.simplify(rest - (t - 1) * (b - t - 1)) == 0
+    at_one = sp.simplify(equation.subs(t, 1))  # 0 for every b: b is not determined
+    ok = generic and at_one != 0
+    cex = None
+    if not generic:
+        cex = {"solution": str(sol), "claimed": str(t + offset)}
+    elif at_one == 0:
+        cex = {"t": 1, "equation at t = 1": "1/b + (1 − 1/b) = 1 holds for every b",
+               "b = 2 and b = 3 both solve it": True}
+    return CheckResult(holds=ok, claim="t/b + (1/t)(1 − 1/b) = 1 determines b = t + 1 for "
+                       "every t ≥ 1", method=Method.SYMBOLIC, value=str(sol),
+                       evidence={"solution for t ≠ 1": str(sol), "emphasis_condition": str(rest),
+                                 "equation at t = 1": str(at_one)},
+                       counterexample=cex)
 
 
 def table_masses(t: int) -> tuple[list[F], list[list[F]]]:
@@ -331,34 +345,67 @@ def check_substitute_thesis() -> CheckResult:
                                        "ratio": ratio, "epsilon_needed": "2 ln t"})
 
 
-def check_ins15_prop_3(*, exponent: int = 2) -> CheckResult:
-    """exp(ε/2)-closeness ⇒ ε-DP (uninformed, both neighbour relations), on releases built by the
-    lab's construction for t ∈ {2, 3, 4}, N ≤ 60 (exact Fractions): each release is t-close
-    (achieved t ≤ t), so add/remove views (posterior/prior) are within t ≤ t² = e^ε, and every
-    pair of classes — the substitution views — has Q_E1/Q_E2 ≤ t^``exponent`` (the statement:
-    exponent 2, e^ε with t = e^{ε/2}); t² is attained on Table 1.  The algebra
-    (Q1/P)(P/Q2) = Q1/Q2 is an identity and is not counted as evidence.  ``exponent=1`` is a
-    mutant (exp(ε)-closeness would suffice)."""
-    worst, worst_t, cases, worst_case = F(0), F(0), 0, None
-    for tt in (2, 3, 4):
-        b = tt + 1
-        for n in range(b * b, 61, 5):
-            rel = release_t_close(np.arange(n), tt, 1)
-            val, _ = achieved_t(rel.bucket, rel.group)
-            worst_t = max(worst_t, F(val) / tt)
-            r = pairwise_view_ratio(n, tt, 1) / F(tt) ** exponent
-            cases += 1
-            if r > worst:
-                worst, worst_case = r, {"N": n, "t": tt, "ratio_over_t^exponent": r}
-    _, rows = table_masses(2)
-    tight = rows[0][0] / rows[1][0] == 4
-    ok = worst <= 1 and worst_t <= 1 and tight
-    return CheckResult(holds=ok, claim="ins15 Proposition 3", method=Method.EXACT, value=worst,
-                       evidence={"releases": cases, "t": [2, 3, 4], "N": "b² … 60 step 5",
-                                 "max_achieved_t_over_t": worst_t,
-                                 "max_pair_ratio_over_t^exponent": worst,
-                                 "exponent": exponent, "t2_attained_table_1": tight},
-                       counterexample=None if ok else worst_case)
+def _binary_t(classes: list[tuple[int, int]]) -> F | None:
+    """Achieved t (Definition 4: max of Q_E/P and P/Q_E over classes and values) of a data set
+    given as classes (size, count of value a) with a binary confidential attribute; None: ∞."""
+    n = sum(e for e, _ in classes)
+    a = sum(c for _, c in classes)
+    worst = F(1)
+    for e, c in classes:
+        for q, p in ((F(c, e), F(a, n)), (F(e - c, e), F(n - a, n))):
+            if (q == 0) != (p == 0):
+                return None
+            if p:
+                worst = max(worst, q / p, p / q)
+    return worst
+
+
+def check_ins15_prop_3(*, sizes: tuple[int, ...] = (2, 3, 4, 5, 6)) -> CheckResult:
+    """ins15 Proposition 3 read literally: for *neighbouring data sets* D1, D2, each
+    exp(ε/2)-close, I's views k_I(D1), k_I(D2) differ by at most e^ε.  Exhaustive and exact
+    over two equivalence classes of sizes e1, e2 ∈ ``sizes``, a binary confidential attribute
+    and substitution of one record of I's class other than I's (so I ∈ D1 and I ∈ D2, case
+    (iv); the partition is unchanged): t is the smallest value for which both D1 and D2 are
+    t-close, e^ε = t², and the view ratio is max over values of Q_E(D1)/Q_E(D2).  The proof's
+    case (iv) compares both views with "the whole table", but D1 and D2 have different whole
+    tables; the ratio can exceed t²."""
+    worst: tuple[F, dict[str, Any]] | None = None
+    cases = 0
+    for e1 in sizes:
+        for e2 in sizes:
+            for a1 in range(e1 + 1):
+                for a2 in range(e2 + 1):
+                    for step in (-1, 1):
+                        b1 = a1 + step
+                        if not 0 <= b1 <= e1:
+                            continue
+                        t1, t2 = _binary_t([(e1, a1), (e2, a2)]), _binary_t([(e1, b1), (e2, a2)])
+                        if t1 is None or t2 is None:
+                            continue
+                        t = max(t1, t2)
+                        q1, q2 = (F(a1, e1), F(e1 - a1, e1)), (F(b1, e1), F(e1 - b1, e1))
+                        if 0 in q1 or 0 in q2:
+                            continue
+                        ratio = max(max(x / y, y / x) for x, y in zip(q1, q2, strict=True))
+                        cases += 1
+                        score = ratio / t**2
+                        if worst is None or score > worst[0]:
+                            worst = (score, {"class_sizes": (e1, e2), "D1 counts of a": (a1, a2),
+                                             "D2 counts of a": (b1, a2), "t": t,
+                                             "e^ε = t²": t**2, "view ratio": ratio})
+    assert worst is not None
+    ok = worst[0] <= 1
+    cex = None
+    if not ok:
+        w = worst[1]
+        cex = {**w, "privacy_loss_over_epsilon":
+               math.log(float(w["view ratio"])) / (2 * math.log(float(w["t"])))}
+    return CheckResult(holds=ok, claim="exp(ε/2)-closeness of neighbouring data sets implies "
+                       "ε-DP of I's view (ins15 Proposition 3, case iv)", value=worst[0],
+                       method=Method.EXHAUSTIVE,
+                       evidence={"neighbouring_pairs": cases, "class_sizes": list(sizes),
+                                 "max_view_ratio_over_t^2": worst[0], "worst": worst[1]},
+                       counterexample=cex)
 
 
 def check_informed_intruder(*, unknown: int = 1) -> CheckResult:

@@ -29,8 +29,9 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Any
 
+from privlab.proofs.setting import _p
 from privlab.proofs.thesis import microaggregation as _micro
-from privlab.types import CheckResult, Claim, Method
+from privlab.types import CheckResult, Claim, Method, Mutant
 
 if TYPE_CHECKING:  # annotations only
     import numpy as np
@@ -120,7 +121,11 @@ ALG_2_1 = Claim(
            "data; on integer grids exact rational ties (e.g. equal distances to an average "
            "record such as 0.6 that floats cannot represent) are decided by rounding, not by "
            "the documented first-in-canonical-order rule (376 of 60 321 small grid data "
-           "sets; partition still deterministic and permutation-equivariant)."))
+           "sets; partition still deterministic and permutation-equivariant)."),
+    scope=_p(domain="every k ≥ 1; random continuous data and integer grids"),
+    mutants=(Mutant(kind="constant",
+        description="last MDAV cluster claimed to have at most 2k − 2 records",
+        check=lambda: check_alg_2_1(random_sets=5, last_max=2)),))
 
 CLAIMS: tuple[Claim, ...] = (ALG_2_1, *_micro.CLAIMS)
 TABLES: dict[str, Any] = dict(_micro.TABLES)

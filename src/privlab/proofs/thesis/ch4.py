@@ -21,7 +21,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from privlab.proofs.lazyref import lazy_module
-from privlab.types import Claim
+from privlab.proofs.setting import NOISE, _p
+from privlab.proofs.thesis.ch4_mutants import (
+    _di_mutant,
+    _m0d_mutant,
+    _m_formula_mutant,
+    _tables,
+    _thm1_member,
+)
+from privlab.types import CheckResult, Claim, Method, Mutant, Proof, Refutation
 
 if TYPE_CHECKING:  # loaded on first call of a check (see privlab.proofs.lazyref)
     from privlab.proofs.thesis import ch4_optimality as op
@@ -38,6 +46,33 @@ F = "000_65177858bc9aa63c.txt"
 FAMILY_NOTE = ("Checked on a finite family (staircase members, Laplace at two scales, a "
                "sawtooth, a wide-core staircase), not on all distributions.")
 
+
+def check_any_criterion(*, d_other: float = 0.05, epsilon: float = 1.0) -> CheckResult:
+    """Chapter 4's introduction: every noise optimal under Definition 8 is optimal under any
+    sensible criterion.  Two interior staircase members are both Definition-8 optimal
+    (thesis:thm-2-interior) and incomparable (``compare``, exact); the variance and the 95 %
+    CI length are minimised by one member each (``Staircase.optimal``), so the member with
+    d = ``d_other`` is Definition-8 optimal and optimal under neither criterion."""
+    from privlab.mechanisms.noise import Staircase
+    from privlab.verify import compare
+
+    other = Staircase(epsilon=epsilon, d=d_other)
+    best = {obj: Staircase.optimal(epsilon, objective=obj) for obj in ("variance", "ci95")}
+    order = {obj: str(compare(other, y, dps=30).value) for obj, y in best.items()}
+    cost = {obj: (other.objective_value(obj), y.objective_value(obj)) for obj, y in best.items()}
+    worse = {obj: a > b * (1 + 1e-9) for obj, (a, b) in cost.items()}
+    refuted = all(v == "incomparable" for v in order.values()) and all(worse.values())
+    return CheckResult(
+        holds=not refuted, claim="Definition-8 optimal ⇒ optimal under any sensible criterion",
+        value=cost, method=Method.EXACT,
+        evidence={"epsilon": epsilon, "member d": d_other,
+                  "optimal d": {obj: y.d for obj, y in best.items()},
+                  "compare(member, criterion optimum)": order, "cost (member, optimum)": cost},
+        counterexample={"noise": f"staircase ε = {epsilon}, d = {d_other} (Definition-8 "
+                                 "optimal, thesis:thm-2-interior)",
+                        "variance": cost["variance"], "ci95": cost["ci95"]} if refuted else None)
+
+
 CLAIMS: tuple[Claim, ...] = (
     Claim(id="thesis:def-6", source=f"{F} §4.1 Definition 6",
           statement="Y1 ≤ Y2 iff P(Y1 ∈ ⟨0, α⟩) ≥ P(Y2 ∈ ⟨0, α⟩) for all α ∈ ℝ; this orders "
@@ -48,7 +83,12 @@ CLAIMS: tuple[Claim, ...] = (
                  "family (privlab.verify.compare), and that every strictly smaller noise has a "
                  "shorter 95 % CI and smaller variance.", FAMILY_NOTE,
                  "For a.c. noise the order is also antisymmetric (P[0, α] for all α fixes the "
-                 "law), i.e. a partial order; not machine-checked.")),
+                 "law), i.e. a partial order; not machine-checked."),
+          scope=_p(reading=NOISE),
+          mutants=(Mutant(kind="direction",
+                          description="the larger noise (Def. 6) claimed preferred under "
+                                      "every monotone objective",
+                          check=lambda: od.check_def_6(preferred="greater")),)),
     Claim(id="thesis:def-7", source=f"{F} §4.1 Definition 7",
           statement="Y1 ≤ Y2 on ℝ^d iff P(Y1 ∈ S) ≥ P(Y2 ∈ S) for every S with ⟨0, x⟩ ⊂ S for "
                     "all x ∈ S.",
@@ -57,14 +97,22 @@ CLAIMS: tuple[Claim, ...] = (
                  "give a smaller pair on 300 random sets S = ∪⟨0, x_j⟩ (exact CDFs, float); "
                  "the order is strict (a set with strict inequality) and partial (an "
                  "incomparable pair stays incomparable).  On ℝ the admissible sets are the "
-                 "intervals containing 0 and Def. 7 reduces to Def. 6 for a.c. noise.",)),
+                 "intervals containing 0 and Def. 7 reduces to Def. 6 for a.c. noise.",),
+          scope=_p(reading=NOISE),
+          mutants=(Mutant(kind="direction",
+                          description="(Laplace, Laplace) claimed smaller than the staircase "
+                                      "pair", check=lambda: od.check_def_7(swap=True)),)),
     Claim(id="thesis:def-8", source=f"{F} §4.1 Definition 8",
           statement="Y1 is optimal within a class C iff no Y2 ∈ C has Y2 < Y1.",
           check=od.check_def_8, slow=True,
           notes=("Minimal elements computed within the finite family (all members ε-DP, so "
                  "C ∩ family = family): exactly the staircase members with 0 < d < Δ are "
                  "minimal — Laplace, the sawtooth, d > Δ and also d ∈ {0, Δ} are not (see "
-                 "thesis:thm-2).", FAMILY_NOTE)),
+                 "thesis:thm-2).", FAMILY_NOTE),
+          scope=_p(reading=NOISE),
+          mutants=(Mutant(kind="constant",
+                          description="members with d ∈ {0, Δ} claimed minimal too",
+                          check=lambda: od.check_def_8(closed=True)),)),
     Claim(id="thesis:eq-4.2", source=f"{F} §4.2 Inequality (4.2)",
           statement="For a.c. noise, ε-DP (4.1) ⇔ f_Y(x) ≤ e^ε f_Y(x + d) at all continuity "
                     "points x, x + d, for every d = f(D) − f(D′).",
@@ -74,21 +122,41 @@ CLAIMS: tuple[Claim, ...] = (
                  "enumeration over piece pairs) vs small and random interval events vs "
                  "privlab.verify.check_pure_dp; verdicts agree.  With d ranging over [−Δ, Δ] "
                  "(query differences filling the interval); a query whose differences are "
-                 "only {±Δ} needs the condition only for those d.")),
-    Claim(id="thesis:sec-4.3-m-independent-of-i", source=f"{F} §4.3 (m_i)",
+                 "only {±Δ} needs the condition only for those d."),
+          scope=_p(reading=NOISE),
+          mutants=(Mutant(kind="factor",
+                          description="(4.2) with e^{ε/2} claimed equivalent to ε-DP",
+                          check=lambda: od.check_eq_4_2(pointwise_factor=0.5)),)),
+    Claim(id="thesis:sec-4.3-m-independent-of-i",
+          proof=Proof(kind="symbolic", argument=(
+              "sympy solves the mass equation for m and the solution has no i")),
+          source=f"{F} §4.3 (m_i)",
           statement="The solution m_i of the mass-conservation equation of §4.3 does not depend "
                     "on i.",
           check=sy.check_m_independent_of_i,
           notes=("sympy solves ε e^{−iε}/(2Δ)·m + ε e^{−(i+1)ε}/(2Δ)·(Δ − m) = "
-                 "e^{−iε}(1 − e^{−ε})/2 with i symbolic and simplifies ∂m_i/∂i to 0.",)),
-    Claim(id="thesis:sec-4.3-m-formula", source=f"{F} §4.3 (m_i formula)",
+                 "e^{−iε}(1 − e^{−ε})/2 with i symbolic and simplifies ∂m_i/∂i to 0.",),
+          scope=_p(reading=NOISE),
+          mutants=(Mutant(kind="factor",
+              description="mass equation with right-hand side (1 − e^{−ε})/2 (no e^{−iε}): m_i "
+                          "claimed independent of i",
+              check=lambda: sy.check_m_independent_of_i(rhs_decays=False)),)),
+    Claim(id="thesis:sec-4.3-m-formula",
+          proof=Proof(kind="symbolic", argument=(
+              "sympy: the printed m is the solution of the mass equation, as an identity in ε"
+              " and Δ")),
+          source=f"{F} §4.3 (m_i formula)",
           statement="m_i = Δ(1 − e^{−ε} − εe^{−ε}) / (ε(1 − e^{−ε})).",
           check=sy.check_m_formula,
           notes=("Extracted text: 'mi = ∆f / ε(1− e−ε)(1− e−ε − εe−ε)' — a two-line fraction "
                  "whose numerator factor (1 − e^{−ε} − εe^{−ε}) landed after the denominator. "
                  "The reconstruction equals sympy's solution; the literal left-to-right reading "
                  "Δ/(ε(1−e^{−ε})(1−e^{−ε}−εe^{−ε})) does not (e.g. 5.987 instead of 0.418 at "
-                 "ε = Δ = 1, evidence).",)),
+                 "ε = Δ = 1, evidence).",),
+          scope=_p(reading=NOISE),
+          mutants=(Mutant(kind="constant",
+              description="m = Δ(1 − e^{−ε} + εe^{−ε})/(ε(1 − e^{−ε})) (sign of εe^{−ε} flipped)",
+              check=_m_formula_mutant),)),
     Claim(id="thesis:sec-4.3-dp", source=f"{F} §4.3 (construction)",
           statement="The two-valued redistribution of Laplace(Δ/ε) is ε-DP (it is the staircase "
                     "member d = m with core height ε/(2Δ)).",
@@ -96,14 +164,21 @@ CLAIMS: tuple[Claim, ...] = (
           notes=("sympy: M0(d = m) = ε/(2Δ), the Laplace peak.  DP: check_pure_dp and an "
                  "independent exact pointwise supremum (= ε, tight) on 16 (ε, Δ) points, ε from "
                  "0.01 to 10, Δ ∈ {1, 2.5}; all ε "
-                 "is not machine-checked (hence confirmed, not verified).",)),
+                 "is not machine-checked (hence confirmed, not verified).",),
+          scope=_p(reading=NOISE),
+          mutants=(Mutant(kind="factor", description="the §4.3 density claimed (0.9·ε)-DP",
+                          check=lambda: od.check_sec43_dp(claimed=0.9)),)),
     Claim(id="thesis:sec-4.3-smaller-than-laplace", source=f"{F} §4.3",
           statement="The §4.3 distribution is strictly smaller than Laplace(Δ/ε) (Def. 6), so "
                     "Laplace is not optimal.",
           check=od.check_sec43_smaller,
           notes=("compare() on 5 values of ε.  Finding: it is the only member ≤ Laplace — "
                  "P(|Y| > kΔ) = e^{−kε} for every member and Laplace, so dominance on [0, Δ] "
-                 "forces M0 = ε/(2Δ), i.e. d = m (members m ± 10⁻³ are incomparable).",)),
+                 "forces M0 = ε/(2Δ), i.e. d = m (members m ± 10⁻³ are incomparable).",),
+          scope=_p(reading=NOISE),
+          mutants=(Mutant(kind="constant",
+              description="the member d = m + 10⁻³ claimed strictly smaller than Laplace",
+              check=lambda: od.check_sec43_smaller(d_offset=1e-3)),)),
     Claim(id="thesis:lemma-1", source=f"{F} §4.4 Lemma 1",
           statement="For ε-DP a.c. Y and an interval I: P(Y ∈ I + Δ) = e^{−ε}P(Y ∈ I) iff "
                     "f_Y(x + Δ) = e^{−ε} f_Y(x) on I (up to discontinuities); symmetrically "
@@ -111,7 +186,11 @@ CLAIMS: tuple[Claim, ...] = (
           check=od.check_lemma_1,
           notes=("240 random intervals on 4 DP noises: the interval equality (40 digits) and "
                  "the pointwise equality (piecewise exact) agree, and both outcomes occur. "
-                 "Quantifies over all DP noises: not provable by sampling (confirmed).",)),
+                 "Quantifies over all DP noises: not provable by sampling (confirmed).",),
+          scope=_p(reading=NOISE),
+          mutants=(Mutant(kind="factor",
+              description="Lemma 1 with f(x + Δ) = e^{−2ε} f(x) on the pointwise side",
+              check=lambda: od.check_lemma_1(pointwise_eps=2.0)),)),
     Claim(id="thesis:lemma-2", source=f"{F} §4.4 Lemma 2",
           statement="If symmetric a.c. Y is optimal for ε-DP then P(Y ∈ [(i+1)Δ, (i+2)Δ]) = "
                     "e^{−ε}P(Y ∈ [iΔ, (i+1)Δ]) for all i ∈ ℕ = {0, 1, …} (and the mirror).",
@@ -125,7 +204,11 @@ CLAIMS: tuple[Claim, ...] = (
                  "i.e. not optimal — evidence 'non_members'.",
                  "Checked on the members Theorem 2 declares optimal (ε ∈ {0.01, 0.5, 1, 2, "
                  "10}, 5 values of d), i = 0…15, 40 digits.  The lemma's own construction "
-                 "(mass moved along x + iΔ) is not machine-checked.")),
+                 "(mass moved along x + iΔ) is not machine-checked."),
+          scope=_p(reading=NOISE),
+          mutants=(Mutant(kind="factor",
+              description="Lemma 2 with ratio e^{−ε/2} instead of e^{−ε}",
+              check=lambda: op.check_lemma_2(power=0.5)),)),
     Claim(id="thesis:cor-1", source=f"{F} §4.4 Corollary 1",
           statement="If symmetric a.c. Y is optimal then f(x + Δ) = e^{−ε}f(x) for x ≥ 0 and "
                     "f(x − Δ) = e^{−ε}f(x) for x ≤ 0 (continuity points).",
@@ -135,7 +218,11 @@ CLAIMS: tuple[Claim, ...] = (
                  "(exact compare), i.e. not optimal — evidence 'non_members'.",
                  "Piecewise exact on [0, 12Δ] for 25 members (ε ∈ {0.01, 0.5, 1, 2, 10}, "
                  "d ∈ {0, ¼, ½, ¾, 1}).  Necessary, not sufficient: "
-                 "Laplace and a sawtooth satisfy it but are not optimal (evidence).",)),
+                 "Laplace and a sawtooth satisfy it but are not optimal (evidence).",),
+          scope=_p(reading=NOISE),
+          mutants=(Mutant(kind="factor",
+              description="Corollary 1 with f(x + Δ) = e^{−2ε} f(x)",
+              check=lambda: op.check_cor_1(eps_factor=2.0)),)),
     Claim(id="thesis:thm-1", source=f"{F} §4.4 Theorem 1",
           statement="For every a.c. zero-mean ε-DP noise Y there is Ỹ of the staircase form "
                     "(symmetric) that is ε-DP and satisfies Ỹ ≤ Y.",
@@ -143,7 +230,9 @@ CLAIMS: tuple[Claim, ...] = (
           notes=("As printed the theorem asks only zero mean; its proof assumes Y symmetric and "
                  "optimal.  Def. 6 with α → ±∞ forces P(Y ≥ 0) ≤ 1/2 and P(Y ≤ 0) ≤ 1/2 for "
                  "any Y above a symmetric Ỹ; a zero-mean ε-DP noise with P(Y ≥ 0) = 6/11 "
-                 "refutes it (exact).  The symmetric version is thesis:thm-1-symmetric.",)),
+                 "refutes it (exact).  The symmetric version is thesis:thm-1-symmetric.",),
+          scope=_p(reading="as printed: zero mean only (not symmetric)"),
+          refutation=Refutation(kind="false-statement")),
     Claim(id="thesis:thm-1-symmetric", source=f"{F} §4.4 Theorem 1 (symmetric Y)",
           statement="For every symmetric a.c. ε-DP noise Y there is a member Ỹ (d ∈ [0, Δ]) "
                     "with Ỹ ≤ Y.",
@@ -153,7 +242,12 @@ CLAIMS: tuple[Claim, ...] = (
                  "a staircase for ε/2, a wide-core staircase, three sawtooths): a dominating "
                  "member is found by a float pre-scan and confirmed by compare().",
                  "For Laplace the dominating member is unique (d = m), so 'Ỹ ≤ Y' is "
-                 "achievable but only just.")),
+                 "achievable but only just."),
+          scope=_p(reading="Theorem 1 for symmetric Y, the case its proof "
+                   "addresses"),
+          mutants=(Mutant(kind="construction",
+              description="a strictly smaller member claimed to exist for every symmetric ε-DP "
+                          "noise (tested on the optimal member d = ½)", check=_thm1_member),)),
     Claim(id="thesis:thm-1-proof-construction", source=f"{F} §4.4 proof of Theorem 1",
           statement="The proof's redistribution of each [iΔ, (i+1)Δ] to the two values max and "
                     "min of f_Y yields a density of the form of Theorem 1.",
@@ -161,7 +255,9 @@ CLAIMS: tuple[Claim, ...] = (
           notes=("It does only when min_{[0,Δ]} f = e^{−ε} max_{[0,Δ]} f (true for Laplace). "
                  "For a sawtooth (slope ε/(2Δ) inside each period) the result has four levels "
                  "in [0, 2Δ) and no width-Δ step: a gap in the proof.  The statement for "
-                 "symmetric Y still holds on that instance (thesis:thm-1-symmetric).",)),
+                 "symmetric Y still holds on that instance (thesis:thm-1-symmetric).",),
+          scope=_p(reading=NOISE),
+          refutation=Refutation(kind="proof-gap")),
     Claim(id="thesis:thm-1-indexing", source=f"{F} §4.4 Theorem 1 (density form)",
           statement="The density printed in Theorem 1 (M0e^{−iε} on [d+iΔ, d+(i+1)Δ], i ∈ ℕ) "
                     "is a normalised ε-DP density consistent with the printed M0–d relation.",
@@ -170,14 +266,23 @@ CLAIMS: tuple[Claim, ...] = (
                  "and contradicts the M0–d relation (mass 1.92 at ε = Δ = 1, d = 1/2); "
                  "ℕ = {1, 2, …} leaves (d, d+Δ) without density (not DP).  An indexing slip: "
                  "the intended height on (d+iΔ, d+(i+1)Δ] is M0e^{−(i+1)ε}, which the M0–d "
-                 "relation and V(Z) confirm; privlab implements that.",)),
-    Claim(id="thesis:thm-1-di-independent", source=f"{F} §4.4 proof of Theorem 1 (d_i)",
+                 "relation and V(Z) confirm; privlab implements that.",),
+          scope=_p(reading="both literal readings of i ∈ ℕ"),
+          refutation=Refutation(kind="typo")),
+    Claim(id="thesis:thm-1-di-independent",
+          proof=Proof(kind="symbolic", argument=(
+              "sympy identity: d_i from Corollary 1's mass balance does not depend on i")),
+          source=f"{F} §4.4 proof of Theorem 1 (d_i)",
           statement="d_i = (1 − e^{−ε} − 2m0Δ)/(2(M0 − m0)), independent of i.",
           check=sy.check_thm1_di,
           notes=("sympy solves the per-interval mass equation; the right-hand side "
                  "e^{−iε}(1 − e^{−ε})/2, copied from §4.3, is re-derived for any optimal "
                  "symmetric Y from Lemma 2 and Σ P(Y ∈ [iΔ, (i+1)Δ]) = 1/2.  Undefined when "
-                 "M0 = m0 (f constant on [0, Δ], the member d = Δ).",)),
+                 "M0 = m0 (f constant on [0, Δ], the member d = Δ).",),
+          scope=_p(reading=NOISE),
+          mutants=(Mutant(kind="factor",
+              description="d_i = (1 − e^{−ε} − m0Δ)/(2(M0 − m0)) (factor 2 of m0Δ dropped)",
+              check=_di_mutant),)),
     Claim(id="thesis:thm-2", source=f"{F} §4.4 Theorem 2",
           statement="Every density of the form of Theorem 1 (d ∈ [0, Δ]) is optimal among ε-DP "
                     "noises: no probability mass can be moved towards zero.",
@@ -190,7 +295,22 @@ CLAIMS: tuple[Claim, ...] = (
                  "interval: raising the near half of every step and lowering the far half keeps "
                  "ε-DP (evidence).",
                  "The interior version is thesis:thm-2-interior; d > Δ is "
-                 "thesis:thm-2-d-above-sensitivity.")),
+                 "thesis:thm-2-d-above-sensitivity."),
+          scope=_p(reading=NOISE),
+          refutation=Refutation(kind="false-statement")),
+    Claim(id="thesis:ch-4-intro-any-criterion", source=f"{F} §4 introduction (and §1.1)",
+          statement="Any noise optimal under Definition 8 is optimal under any sensible "
+                    "criterion (one that prefers less distortion).",
+          check=check_any_criterion,
+          notes=("Read as stated (Definition-8 optimal ⇒ criterion optimal): false, since "
+                 "the interior staircases are pairwise incomparable and all Definition-8 "
+                 "optimal, while variance and CI length each pick one d.  The converse — a "
+                 "noise minimising a strictly monotone criterion has no strictly smaller "
+                 "noise — is what Definition 6 supports.",
+                 "Rests on thesis:thm-2-interior for 'd = 0.05 is Definition-8 optimal'."),
+          scope=_p(reading="'optimal under a criterion' = minimises it among ε-DP noises; "
+                           "the direction as printed"),
+          refutation=Refutation(kind="false-statement")),
     Claim(id="thesis:thm-2-interior", source=f"{F} §4.4 Theorem 2 (0 < d < Δ)",
           statement="Every member with 0 < d < Δ is optimal among ε-DP noises.",
           check=op.check_thm_2_interior, slow=True,
@@ -199,48 +319,101 @@ CLAIMS: tuple[Claim, ...] = (
                  "steps decaying by e^{−1.5ε}, 1 % of each step's far half moved to its near "
                  "half) each break DP; members with different d are pairwise incomparable.  "
                  "Optimality against every noise is not machine-checkable (confirmed, not "
-                 "verified).",)),
+                 "verified).",),
+          scope=_p(reading=NOISE),
+          mutants=(Mutant(kind="dropped-hypothesis",
+              description="Theorem 2 extended to the end points d ∈ {0, Δ}",
+              check=lambda: op.check_thm_2_printed()),)),
     Claim(id="thesis:thm-2-d-above-sensitivity", source=f"{F} §4.4 Theorem 2 (range of d)",
           statement="A density of the form of Theorem 1 with d > Δ is also optimal (the form "
                     "places no bound on d).",
           check=op.check_thm_2_wide_core,
           notes=("d = 1.5 > Δ = 1: ε-DP but strictly larger than the member d = 1/2 (compare); "
                  "every member d ∈ [0, Δ] on a coarse grid dominates it.  Theorem 2 needs "
-                 "d ∈ [0, Δ].",)),
-    Claim(id="thesis:sec-4.4-m0-d-relation", source=f"{F} §4.4 (M0–d relation)",
+                 "d ∈ [0, Δ].",),
+          scope=_p(reading="the printed form places no bound on d"),
+          refutation=Refutation(kind="false-statement")),
+    Claim(id="thesis:sec-4.4-m0-d-relation",
+          proof=Proof(kind="symbolic", argument=(
+              "sympy: normalisation of the staircase density, summed in closed form, gives "
+              "the printed relation")),
+          source=f"{F} §4.4 (M0–d relation)",
           statement="d = (1 − e^{−ε} − 2M0e^{−ε}Δ) / (2(1 − e^{−ε})M0).",
           check=sy.check_m0_d_relation,
           notes=("From normalisation 2M0d + 2M0Δ·Σ_{i≥0} e^{−(i+1)ε} = 1 (sympy sum); "
-                 "equivalently M0 = (1 − r)/(2(d(1 − r) + rΔ)).",)),
-    Claim(id="thesis:sec-4.4-variance", source=f"{F} §4.4 V(Z)",
+                 "equivalently M0 = (1 − r)/(2(d(1 − r) + rΔ)).",),
+          scope=_p(reading=NOISE),
+          mutants=(Mutant(kind="factor",
+              description="d = (1 − e^{−ε} − 2M0Δ)/(2(1 − e^{−ε})M0) (e^{−ε} dropped from "
+                          "2M0e^{−ε}Δ)",
+              check=_m0d_mutant),)),
+    Claim(id="thesis:sec-4.4-variance",
+          proof=Proof(kind="symbolic", argument=(
+              "sympy sums the variance series in closed form (branch r < 1)")),
+          source=f"{F} §4.4 V(Z)",
           statement="V(Z) = 2M0∫₀^d x²dx + 2M0e^{−ε}Σ_{i≥0} e^{−iε}∫_{d+iΔ}^{d+(i+1)Δ} x²dx is "
                     "the variance of the member and sums to a closed form.",
           check=sy.check_variance,
           notes=("sympy sums the series (branch r < 1 asserted).  The closed form matches mpmath "
                  "quadrature of the density at 30 digits (6 points) and "
                  "Staircase.variance() to 1e-12.  The printed V(Z) fits the corrected indexing "
-                 "of Theorem 1 (factor e^{−ε} before the sum).",)),
-    Claim(id="thesis:sec-4.4-fig-4.2-minimum", source=f"{F} §4.4 Figure 4.2",
+                 "of Theorem 1 (factor e^{−ε} before the sum).",),
+          scope=_p(reading=NOISE),
+          mutants=(Mutant(kind="constant",
+              description="closed-form V(Z) off by a relative 10⁻²⁰",
+              check=lambda: sy.check_variance(perturb="1e-20")),)),
+    Claim(id="thesis:sec-4.4-fig-4.2-minimum",
+          proof=Proof(kind="symbolic", argument=(
+              "dV/dd has the sign of a cubic with positive derivative and a sign change on "
+              "[0, Δ]: a unique root, evaluated at 30 digits")),
+          source=f"{F} §4.4 Figure 4.2",
           statement="At ε = Δ = 1 the variance is minimal at d = 0.416737, where V = 1.9181 < 2.",
           check=sy.check_fig42_minimum,
           notes=("dV/dd has the sign of a cubic p(d) with p′ = 6(d(1−r)+rΔ)² ≥ 0, p(0) < 0 < "
                  "p(Δ): a unique minimiser.  Geng & Viswanath's (2016) γ* is proved to be its "
                  "root (polynomial remainder 0) and evaluated at 30 digits; the printed values "
-                 "agree at their precision.",)),
-    Claim(id="thesis:sec-4.4-fig-4.3-minimum", source=f"{F} §4.4 Figure 4.3",
+                 "agree at their precision.",),
+          scope=_p(reading=NOISE),
+          mutants=(
+              Mutant(kind="constant", description="minimiser printed d = 0.416747 (one digit off)",
+                     check=lambda: sy.check_fig42_minimum(printed_d="0.416747")),
+              Mutant(kind="constant", description="minimum printed V = 1.9191",
+                     check=lambda: sy.check_fig42_minimum(printed_v="1.9191")))),
+    Claim(id="thesis:sec-4.4-fig-4.3-minimum",
+          proof=Proof(kind="exact-decision", argument=(
+              "the CI length is piecewise linear in d with kinks in closed form; the minimum "
+              "is at an end point or a kink, all enumerated exactly")),
+          source=f"{F} §4.4 Figure 4.3",
           statement="At ε = Δ = 1 the 95 % CI length is minimal at d ≈ 0.993.",
           check=tb.check_fig43_minimum,
           notes=("The CI half-width is continuous and piecewise linear in d (sympy), so the "
                  "minimum sits at an end point or a kink d_k = Δ(r^{k+1}/(1 − L) − r)/(1 − r); "
-                 "here k = 2, d* = 0.99326…; a 2001-point grid does not beat it.",)),
-    Claim(id="thesis:table-4.1", source=f"{F} §4.4 Table 4.1",
+                 "here k = 2, d* = 0.99326…; a 2001-point grid does not beat it.",),
+          scope=_p(reading=NOISE),
+          mutants=(Mutant(kind="constant",
+              description="CI-optimal d printed as 0.995",
+              check=lambda: tb.check_fig43_minimum(printed_d="0.995")),)),
+    Claim(id="thesis:table-4.1",
+          proof=Proof(kind="exact-decision", argument=(
+              "each cell computed in closed form at 30 digits and compared under the one "
+              "printed-number rule")),
+          source=f"{F} §4.4 Table 4.1",
           statement="Laplace vs minimum variance for ε ∈ {0.1, 0.5, 1}, Δ = 1: 200.00/199.92, "
                     "8.00/7.92, 2.00/1.92.",
           check=tb.check_table_41,
           notes=("Computed by Geng & Viswanath's γ* in the sympy closed form (30 digits) and "
                  "cross-checked against Staircase.optimal; all six printed values agree when "
-                 "rounded to 2 decimals.",)),
-    Claim(id="thesis:table-4.2", source=f"{F} §4.4 Table 4.2",
+                 "rounded to 2 decimals.",),
+          scope=_p(reading=NOISE),
+          mutants=(Mutant(kind="constant",
+              description="Table 4.1 with 199.93 for the optimal variance at ε = 0.1",
+              check=lambda: _tables().check_table_41(paper={
+                  **_tables().PAPER_VAR, "0.1": ("200.00", "199.93")})),)),
+    Claim(id="thesis:table-4.2",
+          proof=Proof(kind="exact-decision", argument=(
+              "each cell computed by exact kink enumeration at 30 digits and compared under "
+              "the one printed-number rule")),
+          source=f"{F} §4.4 Table 4.2",
           statement="Laplace vs minimum 95 % CI length for ε ∈ {0.1, 0.5, 1}, Δ = 1: "
                     "59.91/59.91, 11.98/11.97, 5.99/5.98.",
           check=tb.check_table_42,
@@ -250,7 +423,14 @@ CLAIMS: tuple[Claim, ...] = (
                  "11.97 and 5.98 are not roundings (exact 11.9784, 5.9865) — the table "
                  "truncates consistently, so it matches under the truncation rule.  Table 4.1 "
                  "rounds (199.9167 printed 199.92).  Refuted before issue 14 for not rounding.",
-                 "The qualitative claim (Laplace slightly worse) holds.")),
+                 "The qualitative claim (Laplace slightly worse) holds."),
+          scope=_p(reading=NOISE),
+          refutation=Refutation(kind="numeric"),
+          mutants=(Mutant(kind="constant",
+              description="Table 4.2 with 5.97 for the optimal length at ε = 1 (neither rounds nor "
+                          "truncates)",
+              check=lambda: _tables().check_table_42(paper={
+                  **_tables().PAPER_CI, "1": ("5.99", "5.97")})),)),
 )
 
 TABLES = {"thesis-4.1": tb.table_4_1, "thesis-4.2": tb.table_4_2}  # = ch4_tables.TABLES

@@ -20,10 +20,13 @@ from __future__ import annotations
 import copy
 import functools
 import random
+from fractions import Fraction as Fr
 from typing import TYPE_CHECKING, Any
 
 from privlab.proofs.lazyref import lazy_module
-from privlab.types import CheckResult, Claim, Method
+from privlab.proofs.setting import AR, SUB, _p, _priv, _x
+from privlab.proofs.thesis.ch5_mutants import _broken_factors, _products_broken
+from privlab.types import CheckResult, Claim, Conjunct, Method, Mutant, Proof, Refutation
 
 if TYPE_CHECKING:  # loaded on first call of a check (see privlab.proofs.lazyref)
     from privlab.proofs.thesis import ch5_checks as ck
@@ -162,22 +165,37 @@ CLAIMS: tuple[Claim, ...] = (
           notes=("Derived (sympy) from α_u P + α_d (1 − P) = 1: P_f(U_u) = (1 − α_d)/(α_u − α_d); "
                  "the printed pair is swapped.  With it the refined mass at ε = 1 (individual) "
                  "is 2.086.  Table 5.5 (size(U_u) = 0.269 at ε = 1) uses the derived value; "
-                 "privlab implements the derived one.",)),
+                 "privlab implements the derived one.",),
+          scope=_p(),
+          refutation=Refutation(kind="false-statement"),
+          covers=("thesis:Definition 10",)),
     Claim(id="thesis:alg-5.1-step-iv", source=f"{F} §5.2 Algorithm 5.1 step iv",
           statement="α_ud = (1 − α_u p_u − α_d p_d)/(1 − p_u − p_d) in the else branch.",
           check=ck.check_alg_printed_step_iv,
           notes=("p_u + p_d = 1 for either reading of the masses, so the formula is 0/0.  "
                  "Corrected: α_ud = (1 − α_u P(U′_u) − α_d P(U′_d))/(1 − P(U′_u) − P(U′_d)), "
-                 "which reproduces the numbers of §5.5.1.",)),
-    Claim(id="thesis:alg-5.1", source=f"{F} §5.2 Algorithm 5.1 (corrected step iv)",
+                 "which reproduces the numbers of §5.5.1.",),
+          scope=_p(),
+          refutation=Refutation(kind="false-statement")),
+    Claim(id="thesis:alg-5.1",
+          proof=Proof(kind="symbolic", argument=(
+              "sympy: both branches' masses sum to 1 and every factor lies in [α_d, α_u], "
+              "symbolically in the priors and factors")),
+          source=f"{F} §5.2 Algorithm 5.1 (corrected step iv)",
           statement="Both branches give total mass 1 and factors in [α_d, α_u] (hence DP).",
           check=ck.check_alg_51,
           notes=("Symbolic identities for α_ud − α_d and α_u − α_ud, plus 300 random exact "
-                 "instances (Fraction priors, rational factors, four distances).",)),
+                 "instances (Fraction priors, rational factors, four distances).",),
+          scope=_p(reading="step iv corrected to use P(U′_u), P(U′_d)"),
+          mutants=(Mutant(kind="constant",
+              description="every factor in the inner 80 % of [α_d, α_u] (ends excluded)",
+              check=lambda: ck.check_alg_51(60, shrink=Fr(1, 10))),)),
     Claim(id="thesis:alg-5.1-printed-masses", source=f"{F} §5.2 Algorithm 5.1 a–b",
           statement="Algorithm 5.1 with its printed p_u, p_d yields a valid refinement.",
           check=ck.check_alg_printed_masses,
-          notes=("Prior (1/2, 1/4, 1/4) on {0, 1, 2}, t = 0, α = 3, 1/3: total mass 7/3.",)),
+          notes=("Prior (1/2, 1/4, 1/4) on {0, 1, 2}, t = 0, α = 3, 1/3: total mass 7/3.",),
+          scope=_p(),
+          refutation=Refutation(kind="false-statement")),
     Claim(id="thesis:prop-2", source=f"{F} §5.1 Proposition 2",
           statement="α_u = e^ε α_d and U_u of the required mass give ε-DP for any query.",
           check=ck.check_prop_2,
@@ -185,85 +203,163 @@ CLAIMS: tuple[Claim, ...] = (
                  "on D only through f(D) and every factor lies in [α_d, α_u].  Exhaustive exact "
                  "check over all pairs of true answers on 150 random priors, plus a continuous "
                  "uniform prior.",),
-          bounded=True),
+          bounded=True,
+          scope=_p(neighbour="both", domain="150 random priors, all pairs of answers"),
+          mutants=(Mutant(kind="factor",
+              description="α_u = e^{2ε}α_d claimed ε-DP (all pairs of true answers)",
+              check=lambda: _broken_factors("pairs")),)),
     Claim(id="thesis:prop-3", source=f"{F} §5.1 Proposition 3 (add/remove-one)",
           statement="For an individual query, α_u = e^ε, α_d = e^−ε give ε-DP.",
           check=ck.check_prop_3,
           notes=("Under the thesis's add/remove relation: exhaustive exact over 150 priors and "
                  "over every neighbour of a small data set.",),
-          bounded=True),
+          bounded=True,
+          scope=_p(neighbour=AR, domain="150 priors, every neighbour of a small data set"),
+          mutants=(Mutant(kind="dropped-hypothesis",
+              description="Proposition 3 under substitution instead of add/remove",
+              check=lambda: ck.check_prop_3_substitution()),)),
     Claim(id="thesis:prop-3-substitution", source=f"{F} §5.1 Proposition 3 (substitution)",
           statement="For an individual query, α_u = e^ε, α_d = e^−ε give ε-DP under "
                     "substitution.",
           check=ck.check_prop_3_substitution,
           notes=("Not in the thesis (it uses add/remove); the papers use substitution.  "
-                 "Changing the person's value moves the answer from α_u to α_d: ratio e^{2ε}.",)),
+                 "Changing the person's value moves the answer from α_u to α_d: ratio e^{2ε}.",),
+          scope=_x(neighbour=SUB, reading="the thesis states Prop. 3 under "
+                   "add/remove; substitution is the lab's question"),
+          refutation=_priv("2ε (ratio e^{2ε})", "any ε > 0, one individual",
+                           "extension only (the thesis uses add/remove)")),
     Claim(id="thesis:table-5.2", source=f"{F} §5.2 Table 5.2",
           statement="Individual: α_u = e^ε, α_d = e^−ε; statistical: α_u ∈ [1, e^ε], "
                     "α_d ∈ [e^−ε, 1], α_u/α_d = e^ε — each gives ε-DP.",
-          check=ck.check_table_52,
-          notes=("Statistical row on a grid of the holder's α_u (exhaustive neighbours of a "
-                 "count query, both relations).  At α_u ∈ {1, e^ε} the answer is the prior "
-                 "itself (P(U_u) ∈ {1, 0}): the gain is interior.  The individual factors on a "
-                 "statistical query (broken control) are caught.",),
-          bounded=True),
+          check=ck.check_table_52_rows,
+          notes=("Both rows, in the thesis's setting (Definition 3, add/remove-one).  "
+                 "Individual row: answer against the prior, 150 priors and every neighbour of "
+                 "a small data set (as thesis:prop-3).  Statistical row: a grid of the holder's "
+                 "α_u (exhaustive neighbours of a count query) under both relations; at "
+                 "α_u ∈ {1, e^ε} the answer is the prior itself (P(U_u) ∈ {1, 0}).",
+                 "Under substitution the individual row is only 2ε-DP: that is the lab's "
+                 "extension thesis:prop-3-substitution, not an erratum."),
+          bounded=True,
+          scope=_p(neighbour=AR, domain="individual: 150 priors; statistical: ε = ln 4, "
+                   "α_u ∈ {1, 3/2, 2, 3, 4}",
+                   reading="the thesis's Definition 3 (add/remove); the statistical row is "
+                           "also checked under substitution"),
+          conjuncts=(Conjunct(name="individual", statement="the individual row gives ε-DP"),
+                     Conjunct(name="statistical", statement="the statistical row gives ε-DP")),
+          mutants=(Mutant(kind="factor", conjunct="statistical",
+                          description="statistical row with α_u/α_d = e^{2ε} claimed ε-DP",
+                          check=lambda: _broken_factors("neighbours")),
+                   Mutant(kind="dropped-hypothesis", conjunct="individual",
+                          description="the individual row claimed ε-DP under substitution too",
+                          check=ck.check_prop_3_substitution))),
     Claim(id="thesis:sec-5.2-delta-individual", source=f"{F} §5.2 (ε, δ) individual",
           statement="Adding δ at f(D) and subtracting δ from the tails gives (ε, δ)-DP.",
           check=lambda: ck.check_delta("individual"),
           notes=("The tails already sit at e^−ε times the prior, so removing output mass x "
                  "costs e^ε x: moving δ needs δe^ε.  Reading the δ as prior mass zeroed in the "
-                 "tails (output mass δe^−ε moved) is exact — privlab's rule.",)),
+                 "tails (output mass δe^−ε moved) is exact — privlab's rule.",),
+          scope=_p(neighbour=AR, reading="δ as output mass moved"),
+          refutation=_priv(
+              "δ needed δe^ε instead of δ (exact: 2/5 for δ = 1/5 at α_u = 2)",
+              "uniform prior on {0..4}, α_u = 2, α_d = 1/2, δ = 1/5 (the argument holds for any "
+              "ε > 0, δ > 0)", "every (ε, δ) the printed rule is used with"),
+          covers=("thesis:Definition 11",)),
     Claim(id="thesis:sec-5.2-delta-statistical", source=f"{F} §5.2 (ε, δ) statistical",
           statement="Moving δ′ = δ/2 from the farthest points to f(D) gives (ε, δ)-DP.",
           check=lambda: ck.check_delta("statistical"),
           notes=("The gain at f(D₁) adds δ′ and the removal at D₂ adds e^ε δ′ on an event "
                  "where the pure ratio is already tight: needs δ(1 + e^ε)/2.  "
-                 "δ′ = δ/(1 + e^ε) is exact.",)),
-    Claim(id="thesis:ex-8", source=f"{F} §5.3 Example 8, Tables 5.3–5.4",
+                 "δ′ = δ/(1 + e^ε) is exact.",),
+          scope=_p(neighbour=AR),
+          refutation=_priv(
+              "δ needed δ(1 + e^ε)/2 instead of δ (exact: 1/2 for δ = 1/5 at α_u/α_d = 4)",
+              "uniform prior on {0..4}, α_u = 2, α_d = 1/2, δ = 1/5 (the argument holds for any "
+              "ε > 0, δ > 0)", "every (ε, δ) the printed rule is used with"),
+          covers=("thesis:Definition 11",)),
+    Claim(id="thesis:ex-8",
+          proof=Proof(kind="symbolic", argument=(
+              "the example's joint answers and ratios computed symbolically")),
+          source=f"{F} §5.3 Example 8, Tables 5.3–5.4",
           statement="The joint answers of Example 8 are as tabulated and their ratios are "
                     "α_d and 2 − α_d, within [e^−1, e].",
-          check=tb.check_example_8),
+          check=tb.check_example_8,
+          scope=_p(),
+          covers=("thesis:Table 5.3", "thesis:Table 5.4"),
+          mutants=(Mutant(kind="constant", description="Example 8's ratios claimed {α_d, 1 − α_d}",
+                          check=lambda: tb.check_example_8(claimed=lambda a: {a, 1 - a})),)),
     Claim(id="thesis:prop-4", source=f"{F} §5.3 Proposition 4",
           statement="Independent ε_i-DP answers about disjoint individuals are max ε_i-DP.",
           check=ck.check_prop_4,
           notes=("Exhaustive over all data sets on 3 individuals (present 0/1 or absent) and "
                  "their add/remove neighbours, ε_i = ln 2, ln 3, ln 3/2 (exact).  Asking twice "
                  "about one person breaks the max (ratio 9/… in evidence): the condition "
-                 "matters, and the sessions check it.",)),
+                 "matters, and the sessions check it.",),
+          scope=_p(neighbour=AR, domain="3 individuals, ε_i ∈ {ln 2, ln 3, ln 3/2}"),
+          mutants=(Mutant(kind="direction",
+              description="disjoint individuals composed at min ε_i instead of max ε_i",
+              check=lambda: ck.check_prop_4(combine=min)),)),
     Claim(id="thesis:prop-5", source=f"{F} §5.4.2 Proposition 5",
           statement="Any function F of an ε-DP answer vector is ε-DP.",
           check=ck.check_prop_5,
           notes=("All 81 maps of Example 8's four outcomes into three values; the general "
                  "pre-image argument of the proof is immediate.",),
-          bounded=True),
+          bounded=True,
+          scope=_p(domain="all 81 maps of Example 8's outcomes into 3 values"),
+          mutants=(Mutant(kind="factor",
+              description="post-processing claimed to halve the privacy ratio",
+              check=lambda: ck.check_prop_5(bound_factor=Fr(1, 2))),)),
     Claim(id="thesis:cor-2", source=f"{F} §5.4.2 Corollary 2",
           statement="Whatever the attacker's strategy, her estimate of f(D) is ε-DP.",
           check=check_cor_2,
           notes=("An adaptive Bayesian adversary (priors = its posteriors, budget split over "
-                 "1–6 rounds), every transcript enumerated exactly.",)),
+                 "1–6 rounds), every transcript enumerated exactly.",),
+          scope=_p(neighbour=AR, domain="adaptive Bayesian adversary, 1–6 rounds"),
+          mutants=(Mutant(kind="factor",
+                          description="the adaptive adversary's estimate claimed (ε/2)-DP",
+                          check=lambda: check_cor_2(claimed=0.5)),)),
     Claim(id="thesis:protocol-2", source=f"{F} §5.4.1 Protocol 2",
           statement="privlab's refinement session (Protocol 2's rule) never answers beyond "
                     "Σ ε_j ≤ ε.",
           check=lambda: check_protocol("refinement"),
           notes=("privlab's own session rule (scope: extension) — the paper's privacy content "
                  "of the protocol, composition of the answers, is thesis:prop-4 / prop-5 / "
-                 "cor-2.",)),
+                 "cor-2.",),
+          scope=_x(neighbour=AR, reading="privlab's session enforces Protocol 2's "
+                   "budget rule; the privacy content is thesis:prop-4/prop-5"),
+          mutants=(Mutant(kind="factor",
+              description="the refinement session claimed to spend at most half its budget",
+              check=lambda: check_protocol("refinement", claimed_fraction="0.5")),)),
     Claim(id="thesis:protocol-1", source=f"{F} §5.4.1 Protocol 1",
           statement="privlab's Laplace session (Protocol 1's rule) never answers beyond "
                     "Δ(f_1..f_i)/λ ≤ ε.",
           check=lambda: check_protocol("laplace"),
           notes=("privlab's own session rule (scope: extension) — the paper's privacy content "
-                 "of the protocol, composition of the answers, is thesis:prop-4 / cor-2.",)),
-    Claim(id="thesis:sec-5.4.1-modified-condition", source=f"{F} §5.4.1",
+                 "of the protocol, composition of the answers, is thesis:prop-4 / cor-2.",),
+          scope=_x(neighbour=AR, reading="privlab's session enforces Protocol 1's "
+                   "budget rule; the privacy content (composition) is thesis:prop-4"),
+          mutants=(Mutant(kind="factor",
+              description="the Laplace session claimed to spend at most half its budget",
+              check=lambda: check_protocol("laplace", claimed_fraction="0.5")),)),
+    Claim(id="thesis:sec-5.4.1-modified-condition",
+          proof=Proof(kind="exact-decision", argument=(
+              "an existential statement, proved by an exact witness (disjoint individual "
+              "queries, Δ = 1, λ = 1, ε = 2)")),
+          source=f"{F} §5.4.1",
           statement="With equal λ the modified condition Σ Δ(f_j)/λ_j ≤ ε may answer fewer "
                     "queries than Protocol 1.",
-          check=check_modified_condition),
+          check=check_modified_condition,
+          scope=_p(),
+          mutants=(Mutant(kind="direction",
+              description="the modified condition claimed to answer more queries than Protocol 1",
+              check=lambda: check_modified_condition(fewer=False)),)),
     Claim(id="thesis:table-5.5", source=f"{F} §5.5.2 Table 5.5",
           statement="Table 5.5's values (Laplace vs refinement, uniform prior, f(D) = 0.5).",
           check=tb.check_table_55,
           notes=("All refinement columns and the Laplace variance agree; Laplace "
                  "P(K ∈ [0, 1]) = 1 − e^{−ε/2} disagrees in all four rows (printed 0.607 at "
-                 "ε = 1 is P(K ∉ [0, 1]) = e^{−1/2}).",)),
+                 "ε = 1 is P(K ∉ [0, 1]) = e^{−1/2}).",),
+          scope=_p(),
+          refutation=Refutation(kind="numeric")),
     Claim(id="thesis:sec-5.5.1", source=f"{F} §5.5.1",
           statement="The printed probabilities of the Boolean example.",
           check=tb.check_sec_551,
@@ -272,7 +368,9 @@ CLAIMS: tuple[Claim, ...] = (
                  "Under the one printed-number rule (issue 14) 0.003678 and 0.027182 also fail: "
                  "they truncate e^{−1}/100 and e/100 while the rest of the example rounds "
                  "(0.184 = e^{−1}/2 rounded), so truncation is not the example's rule.  "
-                 "Before issue 14 each cell could match by either rule.",)),
+                 "Before issue 14 each cell could match by either rule.",),
+          scope=_p(),
+          refutation=Refutation(kind="numeric")),
     Claim(id="thesis:sec-5.2-example-7-products", source=f"{F} §5.2 Example 7, Table 5.1",
           statement="Refinement of a multi-component query (independent continuous components, "
                     "a user-chosen chebyshev / l1 / l2 distance) with the Table 5.2 factors is "
@@ -289,7 +387,14 @@ CLAIMS: tuple[Claim, ...] = (
                  "rational mass bounds; the broken control (individual factors on a "
                  "statistical query) is refuted at 2ε.  Not offered: δ > 0 and discrete "
                  "components in a continuous product (atoms break the IVT argument).",),
-          bounded=True),
+          bounded=True,
+          scope=_p(neighbour=AR, reading="the text gives no "
+                   "multivariate distance: chebyshev / l1 / l2"),
+          covers=("thesis:Example 7", "thesis:Table 5.1"),
+          mutants=(Mutant(kind="factor",
+              description="product prior, chebyshev distance, statistical query, α_u/α_d = e^{2ε} "
+                          "claimed 1-DP",
+              check=lambda: _products_broken("product(uniform:0,1;uniform:-1,1)", "chebyshev")),)),
     Claim(id="thesis:prop-2-continuous-all-answers", source=f"{F} §5.1 Propositions 2–3",
           statement="With a continuous prior the refinement is ε-DP for every true answer, "
                     "not only on a grid.",
@@ -301,10 +406,23 @@ CLAIMS: tuple[Claim, ...] = (
                  "integrates to exactly 1; M_t continuous, 0 at r = 0, 1 at R_t) and the "
                  "radius at each of the 21 answers is an exact root (closed form, verified by "
                  "sympy), matching the implementation's float radius to ≤ 1e-12 in mass.",),
-          bounded=True),
-    Claim(id="thesis:sec-5.5.1-conclusion", source=f"{F} §5.5.1 (conclusion)",
+          bounded=True,
+          scope=_p(neighbour=AR,
+                   domain="uniform, beta(2,5), N(0,1), a piecewise "
+                   "density; ε = 1; every true answer"),
+          mutants=(Mutant(kind="factor",
+              description="uniform prior, statistical query with α_u/α_d = e^{2ε} claimed 1-DP",
+              check=lambda: _products_broken("uniform:0,1", None)),)),
+    Claim(id="thesis:sec-5.5.1-conclusion",
+          proof=Proof(kind="exact-decision", argument=(
+              "the example's probabilities computed exactly (ε = 1, prior rate 0.01)")),
+          source=f"{F} §5.5.1 (conclusion)",
           statement="Refinement's P(K = 1) is much closer to the prior rate 0.01 than Laplace's.",
-          check=tb.check_sec_551_conclusion),
+          check=tb.check_sec_551_conclusion,
+          scope=_p(),
+          mutants=(Mutant(kind="direction",
+              description="Laplace's P(K = 1) claimed closer to the prior rate 0.01",
+              check=lambda: tb.check_sec_551_conclusion(closer="laplace")),)),
 )
 
 TABLES = {"thesis-5.3": tb.table_5_3, "thesis-5.4": tb.table_5_4,  # = ch5_tables.TABLES

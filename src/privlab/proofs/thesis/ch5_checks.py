@@ -213,6 +213,23 @@ def check_prop_3_substitution() -> CheckResult:
                        counterexample=r.counterexample)
 
 
+def check_table_52_rows() -> CheckResult:
+    """Table 5.2 in the thesis's setting (Definition 3, add/remove-one), row by row: the
+    individual row is :func:`check_prop_3` (answer against the prior, every neighbour of a small
+    data set), the statistical row :func:`check_table_52` (both relations)."""
+    ind, stat = check_prop_3(), check_table_52()
+    ok = ind.holds and stat.holds
+    cex = None
+    if not ok:
+        cex = {"row": "individual" if not ind.holds else "statistical",
+               "witness": ind.counterexample if not ind.holds else stat.counterexample}
+    return CheckResult(holds=ok, claim="Table 5.2: both rows give ε-DP under add/remove-one",
+                       value={"individual": ind.holds, "statistical": stat.holds},
+                       method=Method.EXHAUSTIVE, counterexample=cex,
+                       evidence={"individual": dict(ind.evidence),
+                                 "statistical": dict(stat.evidence)})
+
+
 def check_table_52() -> CheckResult:
     """Statistical row: every holder's α_u ∈ [1, e^ε] with α_d = α_u e^−ε is ε-DP (ε = ln 4,
     α_u ∈ {1, 3/2, 2, 3, 4}, counts 0..5); the end points return the prior (no gain)."""

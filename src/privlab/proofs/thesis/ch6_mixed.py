@@ -23,7 +23,8 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from privlab.types import CheckResult, Claim, Method
+from privlab.proofs.setting import OWN, SUB, _p, _priv, _x
+from privlab.types import CheckResult, Claim, Method, Mutant
 
 if TYPE_CHECKING:  # annotations only
     from privlab.mechanisms.microaggregation.taxonomy import Taxonomy
@@ -168,6 +169,19 @@ def check_privlab_mixed() -> CheckResult:
                            c["certificate_sound"] and c["within_epsilon"])), None))
 
 
+def _mixed_control(label: str, **kw: Any) -> CheckResult:
+    """Mutant of privlab:mixed-release-certificate: a broken variant of the release (``kw``)
+    claimed ε-DP, decided exhaustively like the claim."""
+    from privlab.mechanisms.releases.mixed import MixedDPRelease
+
+    rel = MixedDPRelease(attributes=(_tiny(),), k=2, **kw)
+    data = _all(rel, 5) if "rows" not in kw else [[["a1"], ["a1"], ["a2"], ["b1"]]]
+    c = _case(label, rel, data)
+    return CheckResult(holds=c["within_epsilon"], claim=f"{label} is ε-DP",
+                       value=c["exact_loss"], counterexample=c["counterexample"],
+                       method=Method.EXHAUSTIVE)
+
+
 CLAIMS: tuple[Claim, ...] = (
     Claim(id="thesis:sec-6.3.6-mixed-release",
           source=f"{F} §6.3.4 Algorithm 6.3 and Proposition 9, §6.3.6 eq. (6.7)",
@@ -179,7 +193,17 @@ CLAIMS: tuple[Claim, ...] = (
                  "own argument), so q draws each spend up to ε: certificate q·ε.",
                  "Checked on the lab's 3-leaf taxonomy (the papers' WordNet taxonomies were "
                  "not found); the numerical scale Δ/(kε) is refuted separately "
-                 "(thesis:sec-6.3.1-noise-scale).")),
+                 "(thesis:sec-6.3.1-noise-scale)."),
+          scope=_p(neighbour=SUB, release="shuffled",
+                   noise="one draw per centroid and attribute",
+                   domain="lab's 3-leaf taxonomy"),
+          refutation=_priv(
+              "certificate q·ε (q clusters); exact 1.3685·ε at n = 5, k = 2, ε = 4 "
+              "(1 categorical attribute, 3-leaf taxonomy)",
+              "n = 5, k = 2, one categorical attribute: fails for ε > 1.1233 (bisection, "
+              "exact loss 1.0535·ε at ε = 1.5); n = 4 and n = 6 hold at ε ≤ 1 on this taxonomy",
+              "not determined: the papers' WordNet taxonomies are unavailable"),
+          covers=("thesis:Algorithm 6.3",)),
     Claim(id="vldb14:sec-4.6-mixed-release",
           source=f"{V} §4.4 Algorithm 4 and Proposition 4, §4.6 eq. (8)",
           statement="Insensitive microaggregation under the eq. (8) distance, Laplace "
@@ -190,7 +214,16 @@ CLAIMS: tuple[Claim, ...] = (
           notes=("Proposition 4's proof treats one attribute and says 'the argument can be "
                  "composed'; composed, m_c categorical attributes at ε each cost m_c·ε.  "
                  "privlab's release gives each attribute ε/m (certified, see "
-                 "privlab:mixed-release-certificate).",)),
+                 "privlab:mixed-release-certificate).",),
+          scope=_p(neighbour=SUB, release="shuffled",
+                   noise="one draw per centroid and attribute"),
+          refutation=_priv(
+              "certificate m_c·ε (m_c categorical attributes); exact 1.0742·ε at ε = 5, "
+              "3 attributes",
+              "3 categorical attributes (two-leaf taxonomy), n = 4, k = 2: fails for ε > 3.748 "
+              "(bisection); 2 attributes hold up to ε = 5 on this instance",
+              "not determined: the papers' WordNet taxonomies are unavailable"),
+          covers=("vldb14:Algorithm 4",)),
     Claim(id="privlab:mixed-release-certificate",
           source="privlab.verify.releases.mixed (thesis §6.3.4–6.3.6, vldb14 §4.4–4.6)",
           statement="privlab's mixed release (ε/m per attribute, exhaustive Δ(m), factor n/k, "
@@ -201,7 +234,18 @@ CLAIMS: tuple[Claim, ...] = (
           notes=("Exact on every data set of n ≤ 6 records over a 3-leaf taxonomy (and a "
                  "numerical grid {0, 1}), k ∈ {1, 2, 3}; add/remove-one has no ε (n is "
                  "released).",),
-          bounded=True),
+          bounded=True,
+          scope=_x(neighbour=SUB, release="shuffled",
+                   noise="one draw per centroid and attribute",
+                   domain="n ≤ 6, k ∈ {1, 2, 3}, 3-leaf taxonomy",
+                   reading=OWN),
+          mutants=(
+              Mutant(kind="factor",
+                     description="mixed release without the n/k factor claimed ε-DP (ε = 4)",
+                     check=lambda: _mixed_control("no n/k factor", epsilon=4.0, em_factor="1")),
+              Mutant(kind="construction",
+                     description="mixed release with rows aligned claimed ε-DP",
+                     check=lambda: _mixed_control("rows aligned", epsilon=1.0, rows="aligned")))),
 )
 
 TABLES: dict[str, Any] = {}

@@ -19,7 +19,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from privlab.proofs.lazyref import lazy_module
-from privlab.types import Claim
+from privlab.proofs.setting import AR, SUB, _p, _priv, _x
+from privlab.proofs.thesis.ch7_mutants import _one_sided, _prop_10_one_sided
+from privlab.types import Claim, Mutant, Param, Proof, Refutation
 
 if TYPE_CHECKING:  # loaded on first call of a check (see privlab.proofs.lazyref)
     from privlab.proofs.tcloseness import checks as ck
@@ -37,7 +39,11 @@ CLAIMS: tuple[Claim, ...] = (
           check=ck.check_alg_7_1,
           notes=("Exhaustive over N ≤ 60 and every k ≤ N: sizes always lie in [k, 2k − 1] "
                  "(after the loop k ≤ |O| < 3k).",),
-          bounded=True),
+          bounded=True,
+          scope=_p(domain="N ≤ 60, 1 ≤ k ≤ N"),
+          mutants=(Mutant(kind="constant",
+                          description="Algorithm 7.1 classes claimed ≤ 2k − 2 records",
+                          check=lambda: ck.check_alg_7_1(max_offset=2)),)),
     Claim(id="thesis:alg-7.1-optimal", source=f"{F} §7.1.1 Algorithm 7.1 ('Optimal "
           "partitioning')", statement="Algorithm 7.1's partition minimises the variability "
           "(within-class SSE) of C among partitions into classes of ≥ k records.",
@@ -45,30 +51,53 @@ CLAIMS: tuple[Claim, ...] = (
           notes=("Refuted for the SSE reading: values (0, 1, 2, 3, 100), k = 2 — Algorithm 7.1 "
                  "gives {0,1},{2,3,100} (SSE 6338.5), the optimum {0,1,2},{3,100} has SSE "
                  "4706.5 (dynamic programme over contiguous classes of k … 2k−1).  The "
-                 "algorithm fixes every class but the last at exactly k records.",)),
+                 "algorithm fixes every class but the last at exactly k records.",),
+          scope=_p(reading="'optimal partitioning' = minimum within-class SSE"),
+          refutation=Refutation(kind="false-statement")),
     Claim(id="thesis:def-15", source=f"{F} §7.2 Definition 15",
           statement="d(D1, D2) = max_S max{P1(S)/P2(S), P2(S)/P1(S)} with 0/0 = 0, x/0 = ∞.",
           check=ck.check_def_15,
           notes=("A definition; checked consequences on 300 random rational pairs: symmetric, "
-                 "≥ 1, = 1 iff equal laws, ∞ iff the supports differ.",)),
+                 "≥ 1, = 1 iff equal laws, ∞ iff the supports differ.",),
+          scope=_p(domain="300 random rational pairs"),
+          covers=("ins15:Definition 4",),
+          mutants=(Mutant(kind="construction",
+                          description="one-sided max P1(S)/P2(S) claimed a symmetric "
+                          "distance", check=lambda: ck.check_def_15(dist=_one_sided)),)),
     Claim(id="thesis:prop-10", source=f"{F} §7.2 Proposition 10",
           statement="For discrete laws, d(D1, D2) = max_i max{P1(x_i)/P2(x_i), P2(x_i)/P1(x_i)}.",
           check=ck.check_prop_10_family,
           notes=("Brute-force maximum over all 2^m sets S (m ≤ 7, zeros included) equals the "
                  "singleton maximum on 400 random pairs (exact Fractions).  Proof sketch: the "
-                 "mediant inequality Σa_i/Σc_i ≤ max a_i/c_i; not machine-proved in general.",)),
+                 "mediant inequality Σa_i/Σc_i ≤ max a_i/c_i; not machine-proved in general.",),
+          scope=_p(domain="400 random pairs, support ≤ 7"),
+          mutants=(Mutant(kind="construction", description="d = max_i P1(x_i)/P2(x_i) (one-sided)",
+                          check=_prop_10_one_sided),)),
     Claim(id="thesis:sec-7.2.1-buckets", source=f"{F} §7.2.1",
           statement="t·(1/b) + (1/t)(1 − 1/b) = 1 yields b = t + 1 buckets.",
           check=ck.check_bucket_optimum,
           notes=("sympy; t = 1 leaves b free.  Also factored: a class emphasising one bucket "
                  "by t leaves ratio (b−t)/(b−1) ≥ 1/t to the others iff (t−1)(b−t−1) ≥ 0, so "
-                 "privlab uses b = ⌈t⌉ + 1 for real t (1.5 → 3 buckets, as in Fig. 7.5).",)),
-    Claim(id="thesis:table-7.6", source=f"{F} §7.2.2 Table 7.6",
+                 "privlab uses b = ⌈t⌉ + 1 for real t (1.5 → 3 buckets, as in Fig. 7.5).",),
+          scope=_p(domain="t ≥ 1 (Definition 15's distance; §7.2.1 names 1-closeness)",
+                   reading="'yields' read as: the equation determines b"),
+          params=(Param(name="t", lo=1, lo_closed=True),),
+          refutation=Refutation(kind="proof-gap"),
+          mutants=(Mutant(kind="constant", description="b = t + 2 buckets",
+                          check=lambda: ck.check_bucket_optimum(offset=2)),)),
+    Claim(id="thesis:table-7.6",
+          proof=Proof(kind="symbolic", argument=(
+              "sympy in t: each row sums to one and its ratios to the uniform row are t and "
+              "1/t")),
+          source=f"{F} §7.2.2 Table 7.6",
           statement="The class masses t/(t+1) on the emphasised bucket and 1/(t(t+1)) on the "
                     "others are distributions at distance exactly t from the uniform 1/(t+1).",
           check=ck.check_table_7_6,
           notes=("sympy in t; table thesis-7.6 shows the construction reaching them exactly on "
-                 "N = 2t(t+1)² records.",)),
+                 "N = 2t(t+1)² records.",),
+          scope=_p(),
+          mutants=(Mutant(kind="factor", description="masses 1/(t²(t+1)) off the emphasised bucket",
+                          check=lambda: ck.check_table_7_6(other_power=2)),)),
     Claim(id="thesis:sec-7.2.2-count-rules", source=f"{F} §7.2.2 (last paragraph)",
           statement="Taking ⌈k_i p_j/t⌉ records of each bucket j ≠ i and completing class i "
                     "with bucket B_i gives a t-close partition for every N, t and l.",
@@ -77,7 +106,9 @@ CLAIMS: tuple[Claim, ...] = (
                  "cases fail — usually the column sums miss the bucket sizes (e.g. N = 10, "
                  "t = 2, l = 1: counts per bucket (4, 3, 3) against sizes (3, 4, 3)); for "
                  "non-integer t also the bounds.  See table thesis-7.2.2-rounding.  privlab "
-                 "solves the exact integer problem instead.",)),
+                 "solves the exact integer problem instead.",),
+          scope=_p(release="set", reading="the printed count rule"),
+          refutation=Refutation(kind="false-statement")),
     Claim(id="thesis:sec-7.2.2-construction", source=f"{F} §7.2.2",
           statement="privlab's repaired bucketization construction (§7.2.2's buckets and "
                     "classes; the printed counts when they add up, else the exact integer "
@@ -86,18 +117,41 @@ CLAIMS: tuple[Claim, ...] = (
           notes=("privlab's construction (printed counts when they add up, else the exact "
                  "integer solution; fewer buckets when b = ⌈t⌉ + 1 admits none): every "
                  "release over N ≤ 60, t ∈ {1.2 … 5}, all l verified exactly t-close and "
-                 "k-anonymous; every refusal confirmed infeasible by max-flow for each b.",)),
+                 "k-anonymous; every refusal confirmed infeasible by max-flow for each b.",),
+          scope=_x(release="set", reading="privlab's repaired "
+                   "construction (printed counts when they add up, else "
+                   "the exact integer solution); 'whenever one exists': whenever a partition "
+                   "with §7.2.2's buckets (or fewer) and l classes exists — not any t-close "
+                   "partition (one class of all N records is always 1-close); the printed rule "
+                   "is thesis:sec-7.2.2-count-rules"),
+          covers=("thesis:Table 7.5",),
+          mutants=(Mutant(kind="constant",
+              description="the construction's releases claimed (t − 1/10)-close",
+              check=lambda: ck.check_construction(t_shrink=0.1)),)),
     Claim(id="thesis:sec-7.2.2-l-range", source=f"{F} §7.2.2",
           statement="l ranges over 1 … ⌊N/(t+1)²⌋ (from k ≥ t + 1).",
           check=ck.check_l_range,
           notes=("Necessity checked exactly: for l = ⌊N/b²⌋ + 1 no partition exists "
-                 "(N ≤ 80, t ∈ {1, 2, 3, 4}).",)),
+                 "(N ≤ 80, t ∈ {1, 2, 3, 4}).",),
+          scope=_p(domain="N ≤ 80, t ∈ {1, 2, 3, 4}"),
+          mutants=(Mutant(kind="constant",
+              description="l = ⌊N/b²⌋ (not + 1) claimed infeasible",
+              check=lambda: ck.check_l_range(offset=0)),)),
     Claim(id="thesis:sec-7.3.1", source=f"{F} §7.3.1 (uninformed intruder, add/remove)",
           statement="For an uninformed intruder, exp(ε)-closeness implies ε-DP: I's posterior "
                     "(the class distribution) differs from the prior by at most e^ε.",
           check=ck.check_uninformed_add_remove,
           notes=("The case I ∈ D vs I ∉ D with the prior fixed (the marginal): posterior/prior "
-                 "≤ t exactly on 60 constructed releases — a restatement of t-closeness.",)),
+                 "≤ t exactly on 60 constructed releases — a restatement of t-closeness.",),
+          scope=_p(neighbour=AR, release="set",
+                   reading="I ∈ D vs I ∉ D; the prior is the released marginal of the whole "
+                           "D (which contains I), the posterior I's class distribution"),
+          premise_implies=("posterior/prior ≤ t is Definition 15's distance between I's class "
+                           "and the released marginal, which the releases are built to keep "
+                           "≤ t: the check restates t-closeness"),
+          mutants=(Mutant(kind="factor",
+              description="posterior/prior claimed ≤ t/2 (not t)",
+              check=lambda: ck.check_uninformed_add_remove(shrink=0.5)),)),
     Claim(id="thesis:sec-7.3-substitute", source=f"{F} §7.3 (neighbours by substitution)",
           statement="exp(ε)-closeness implies ε-DP also when both neighbouring data sets "
                     "contain I (substitution).",
@@ -105,8 +159,18 @@ CLAIMS: tuple[Claim, ...] = (
           notes=("Refuted: I's views in two t-close releases can be two classes E1, E2 with "
                  "Q_E1(B1)/Q_E2(B1) = t² (Table 7.6, and the construction on N = 36, t = 2 "
                  "reaches 4).  This is ins15's case (iv), which is why ins15 Proposition 3 "
-                 "asks exp(ε/2)-closeness.",)),
-    Claim(id="thesis:sec-7.3.2", source=f"{F} §7.3.2 (informed intruder)",
+                 "asks exp(ε/2)-closeness.",),
+          scope=_x(neighbour=SUB, release="set",
+                   reading="thesis §7.3 compares posterior and marginal prior; "
+                   "two neighbouring releases both containing I is the lab's "
+                   "question (ins15 case iv)"),
+          refutation=_priv("2ε (ratio t² = e^{2ε})", "N = 36, t = 2",
+                           "extension only (ins15 Prop. 3 asks exp(ε/2))")),
+    Claim(id="thesis:sec-7.3.2",
+          proof=Proof(kind="exact-decision", argument=(
+              "an existential statement, proved by an exact witness: the k − 1 known values "
+              "pin I's bucket, the knowledge gain is infinite")),
+          source=f"{F} §7.3.2 (informed intruder)",
           statement="For an intruder knowing k−1 values of I's class, t-closeness does not "
                     "imply DP (infinite knowledge gain).",
           check=ck.check_informed_intruder,
@@ -114,7 +178,11 @@ CLAIMS: tuple[Claim, ...] = (
                  "multiset minus the k−1 known values is I's value; the posterior point mass "
                  "is at distance ∞ from the prior.  Hiding the classes (permuted form) only "
                  "helps if the class assignment is not a public function of the QIs — "
-                 "privlab's QI-ordered assignment is; not machine-checked.",)),
+                 "privlab's QI-ordered assignment is; not machine-checked.",),
+          scope=_p(release="set", reading="informed intruder knowing k − 1 values"),
+          mutants=(Mutant(kind="constant",
+              description="an intruder knowing k − 2 values claimed to pin I's value",
+              check=lambda: ck.check_informed_intruder(unknown=2)),)),
 )
 
 # = the tables of tcloseness.tables.TABLES whose id does not start with "ins15"

@@ -31,7 +31,9 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from privlab.proofs.lazyref import lazy_module
-from privlab.types import CheckResult, Claim, Method
+from privlab.proofs.setting import SUB, _p, _priv
+from privlab.proofs.thesis.ch6_mutants import _lexicographic
+from privlab.types import CheckResult, Claim, Conjunct, Method, Mutant, Param, Refutation
 
 if TYPE_CHECKING:  # loaded on first call of a check (see privlab.proofs.lazyref)
     import numpy as np
@@ -51,22 +53,36 @@ def _search(algorithm: str, k: int, ms: tuple[int, ...] = (1, 2), examples: int 
     return check_insensitive(algorithm, k=k, ms=ms, hypothesis_examples=examples)
 
 
-def check_def_12_mdav() -> CheckResult:
+def check_def_12_mdav(*, sensitive_ks: tuple[int, ...] = (2, 3), insensitive_k: int = 1
+                      ) -> CheckResult:
+    """MDAV is not insensitive for each k of ``sensitive_ks`` (a counterexample is searched)
+    and is insensitive for ``insensitive_k`` (exhaustive search, n ≤ 4).  k = 1 is decided by
+    proof: every cluster is one record, so changing one record changes one cluster by one
+    record.  Mutants move one conjunct's k."""
     from privlab.verify.microaggregation.insensitivity import check_insensitive
 
-    res = {k: _search("mdav", k) for k in (2, 3)}
-    k1 = check_insensitive("mdav", k=1, ms=(1, 2), n_max=4, hypothesis_examples=50)
+    res = {k: _search("mdav", k) for k in sensitive_ks if k > 1}
+    singleton = 1 in sensitive_ks
+    kx = check_insensitive("mdav", k=insensitive_k, ms=(1, 2), n_max=4, hypothesis_examples=50)
     found = all(not r.holds and r.counterexample is not None for r in res.values())
-    return CheckResult(holds=found and k1.holds, claim="MDAV (Euclidean, k > 1) is not "
-                       "insensitive; with k = 1 it is", value={
+    ok = found and not singleton and kx.holds
+    cex: dict[str, Any] | None = None
+    if singleton:
+        cex = {"k": 1, "why": "with k = 1 every cluster is a single record: MDAV is insensitive "
+                              "(proof), so it is not 'not insensitive'"}
+    elif not kx.holds:
+        cex = {"k": insensitive_k, "pair": kx.counterexample}
+    return CheckResult(holds=ok, claim=f"MDAV (Euclidean) is not insensitive for k ∈ "
+                       f"{sensitive_ks}; with k = {insensitive_k} it is", value={
                            k: r.counterexample and {"n": r.counterexample["n"],
                                                     "m": r.counterexample["m"]}
                            for k, r in res.items()},
-                       method=Method.EXHAUSTIVE,
+                       method=Method.EXHAUSTIVE, counterexample=cex,
                        evidence={"counterexamples": {k: r.counterexample for k, r in res.items()},
-                                 "k1_pairs_checked": k1.value,
-                                 "reading": "holds = a counterexample exists for k = 2 and 3 "
-                                            "and none exists for k = 1 on the searched grids"})
+                                 "insensitive_k_pairs_checked": kx.value,
+                                 "reading": "holds = a counterexample exists for each k > 1 "
+                                            "checked and none exists for k = 1 on the searched "
+                                            "grids"})
 
 
 def check_prop_6_literal() -> CheckResult:
@@ -115,27 +131,45 @@ def _preorder_pair() -> tuple[np.ndarray, np.ndarray]:
             np.array([[0, 0], [1, 1], [2, 0], [0, 2], [2, 2], [3, 2]], dtype=float))
 
 
-def check_prop_7_only_if(*, control: str = "preorder-control") -> CheckResult:
-    """``control="insensitive-mdav"`` is a mutant: a fixed total order in place of the
-    preorder, claimed to fail."""
+def check_prop_7_only_if(*, control: str = "preorder-control", ks: tuple[int, ...] = (1, 3)
+                         ) -> CheckResult:
+    """Proposition 7 (⇒) literally: for every k ≥ 1, orders that are not a fixed sequence of
+    total orders make Algorithm 6.1 not insensitive.  k = 1 is a counterexample by proof: every
+    cluster is one record, so MDAV — whose orders depend on the data — is insensitive (the
+    exhaustive search on small grids agrees, ``check_insensitive("mdav", k=1)``).  For each
+    k > 1 of ``ks`` the two ways of failing the condition the thesis argues are exhibited: a
+    data-dependent order (MDAV) and a preorder with ties broken by presentation
+    (``control="insensitive-mdav"``, a fixed total order, is a mutant claimed to fail)."""
     from privlab.verify.microaggregation.insensitivity import check_insensitive
 
-    dep = _search("mdav", 3)
-    x, xp = _preorder_pair()
-    pre = check_insensitive(control, x, xp, k=3, bounds=[0, 3])
-    fixed = check_insensitive("insensitive-mdav", x, xp, k=3, bounds=[0, 3])
-    ok = (not dep.holds) and (not pre.holds) and fixed.holds
-    return CheckResult(holds=ok, claim="without a fixed sequence of total orders Algorithm 6.1 "
-                       "is not insensitive (both ways of failing have counterexamples)",
-                       value={"data_dependent": dep.counterexample is not None,
-                              "preorder": pre.counterexample is not None},
-                       method=Method.EXACT,
-                       evidence={"data_dependent_orders_mdav_k3": dep.counterexample,
-                                 "preorder_ties_by_presentation_k3": pre.counterexample,
-                                 "same_pair_with_lexicographic_ties_holds": fixed.holds},
-                       counterexample=None if ok else {"data_dependent": dep.holds,
-                                                       "control": control,
-                                                       "control_insensitive": pre.holds})
+    rows: dict[int, dict[str, Any]] = {}
+    for k in ks:
+        if k == 1:
+            k1 = check_insensitive("mdav", k=1, ms=(1, 2), n_max=4, hypothesis_examples=50)
+            rows[1] = {"mdav_insensitive": k1.holds, "pairs_checked": k1.value,
+                       "why": "k = 1: every cluster is a single record (proof)"}
+            continue
+        dep = _search("mdav", k)
+        x, xp = _preorder_pair()
+        pre = check_insensitive(control, x, xp, k=k, bounds=[0, 3])
+        rows[k] = {"data_dependent_fails": not dep.holds, "preorder_fails": not pre.holds,
+                   "data_dependent_witness": dep.counterexample,
+                   "preorder_witness": pre.counterexample}
+    k1_cex = 1 in rows and rows[1]["mdav_insensitive"]
+    broken = [k for k, r in rows.items() if k > 1
+              and not (r["data_dependent_fails"] and r["preorder_fails"])]
+    ok = not k1_cex and not broken
+    cex: dict[str, Any] | None = None
+    if k1_cex:
+        cex = {"k": 1, "algorithm": "MDAV (orders chosen from the data)",
+               "insensitive": "every cluster is one record; exhaustive search agrees "
+                              f"({rows[1]['pairs_checked']} neighbour pairs)"}
+    elif broken:
+        cex = {"k": broken[0], "control": control, "row": rows[broken[0]]}
+    return CheckResult(holds=ok, claim="for every k ≥ 1, orders that are not a fixed sequence "
+                       "of total orders make Algorithm 6.1 not insensitive", value=sorted(rows),
+                       method=Method.EXHAUSTIVE, evidence={"per_k": rows},
+                       counterexample=cex)
 
 
 def check_hamming_sequence(*, sequence: Any = None) -> CheckResult:
@@ -313,81 +347,168 @@ def check_table_3_11() -> CheckResult:
                        evidence={"reason": "the EIA data set is not available to the lab"})
 
 
+def _small_groups() -> CheckResult:
+    """Mutant of thesis:sec-3.3.1-reid-bound: swapping within groups of k − 1 records."""
+    from privlab.verify.microaggregation.prob_kanon import check_probabilistic_k_anonymity
+
+    q, c = _reid_data()
+    return check_probabilistic_k_anonymity(q, c, 3, method="ir-swap-small-groups")
+
+
 CLAIMS: tuple[Claim, ...] = (
     Claim(id="thesis:def-12", source=f"{F} §6.2 Definition 12, Figure 6.1",
           statement="MDAV is not insensitive to the input data for any k > 1 (Fig. 6.1); with "
                     "k = 1 it is.", check=check_def_12_mdav, slow=True,
           notes=("Exhaustive search over multisets on small grids (then hypothesis); the "
                  "smallest counterexample has 5 records on one attribute.",),
-          bounded=True),
+          bounded=True,
+          scope=_p(neighbour=SUB, domain="k ∈ {1, 2, 3}, small grids, hypothesis"),
+          conjuncts=(Conjunct(name="k > 1", statement="MDAV is not insensitive for k > 1"),
+                     Conjunct(name="k = 1", statement="with k = 1 MDAV is insensitive")),
+          mutants=(Mutant(kind="constant", conjunct="k > 1",
+                          description="MDAV claimed not insensitive for k = 1 as well",
+                          check=lambda: check_def_12_mdav(sensitive_ks=(1,))),
+                   Mutant(kind="constant", conjunct="k = 1",
+                          description="MDAV claimed insensitive for k = 2 (not only k = 1)",
+                          check=lambda: check_def_12_mdav(sensitive_ks=(), insensitive_k=2)))),
     Claim(id="thesis:prop-6", source=f"{F} §6.2 Proposition 6, Definition 13",
           statement="MDAV with a distance consistent with a total order satisfies the "
                     "insensitivity condition.", check=check_prop_6_literal, slow=True,
           notes=("Read as stated: univariate MDAV with the Euclidean distance (consistent with "
                  "the numerical order) is an instance.  MDAV's extra cluster, taken when "
                  "2k … 3k − 1 records remain, sits at the end farther from the average — "
-                 "data-dependent.  The proof's reading is thesis:prop-6-fixed-ends.",)),
+                 "data-dependent.  The proof's reading is thesis:prop-6-fixed-ends.",),
+          scope=_p(neighbour=SUB, reading="univariate MDAV with the Euclidean distance "
+                   "is an instance of 'a distance consistent with a total order'"),
+          refutation=Refutation(kind="false-statement"),
+          covers=("thesis:Definition 13",)),
     Claim(id="vldb14:prop-1", source="001_b1bb29bd0e0b4af8.txt §3 Proposition 1",
           statement="MDAV with a distance d consistent with a total order ≤_X satisfies the "
                     "insensitivity condition.", check=check_prop_6_literal, slow=True,
           notes=("The journal restatement of thesis Proposition 6 (same statement, same "
-                 "check; added by issue 14's coverage review, which found it had no entry).",)),
+                 "check; added by issue 14's coverage review, which found it had no entry).",),
+          scope=_p(neighbour=SUB, reading="univariate MDAV with the Euclidean distance "
+                   "is an instance"),
+          refutation=Refutation(kind="false-statement")),
     Claim(id="vldb14:prop-2", source="001_b1bb29bd0e0b4af8.txt §3 Proposition 2",
           statement="Algorithm 2 is insensitive if {≤_i} is a fixed sequence of total orders "
                     "(the 'if' direction; 'only if' is thesis:prop-7-only-if).",
           check=check_prop_7_if, slow=True,
           notes=("The journal restatement of thesis Proposition 7 (⇐); same check.",),
-          bounded=True),
+          bounded=True,
+          scope=_p(neighbour=SUB, domain="grids ≤ 4 values, 1–2 attributes, n ≤ 2k + 2"),
+          mutants=(Mutant(kind="dropped-hypothesis",
+              description="Algorithm 2 with data-dependent orders (MDAV) claimed insensitive, "
+                          "k = 3",
+              check=lambda: _search("mdav", 3)),)),
     Claim(id="thesis:prop-6-fixed-ends", source=f"{F} §6.2 Proposition 6 (proof), §6.3.2",
           statement="Taking clusters of k from the extremes of a fixed total order in a fixed "
                     "pattern (insensitive MDAV) is insensitive.", check=check_prop_6_fixed,
           slow=True,
-          bounded=True),
+          bounded=True,
+          scope=_p(neighbour=SUB, domain="k ∈ {2, 3}, small grids"),
+          mutants=(Mutant(kind="dropped-hypothesis",
+              description="clusters chosen by data-dependent orders (MDAV) claimed "
+                          "insensitive, k = 2",
+              check=lambda: _search("mdav", 2)),)),
     Claim(id="thesis:prop-7", source=f"{F} §6.2 Proposition 7 (⇐)",
           statement="Algorithm 6.1 with a fixed sequence of total orders is insensitive.",
           check=check_prop_7_if, slow=True,
           notes=("Exhaustive on grids of up to 4 values, 1–2 attributes, n ≤ 2k + 2, and 150 "
                  "hypothesis examples per algorithm and k.",),
-          bounded=True),
+          bounded=True,
+          scope=_p(neighbour=SUB, domain="grids ≤ 4 values, 1–2 attributes, n ≤ 2k + 2"),
+          covers=("thesis:Algorithm 6.1",),
+          mutants=(Mutant(kind="dropped-hypothesis",
+              description="Algorithm 6.1 with data-dependent orders (MDAV) claimed "
+                          "insensitive, k = 3",
+              check=lambda: _search("mdav", 3)),)),
     Claim(id="thesis:prop-7-only-if", source=f"{F} §6.2 Proposition 7 (⇒)",
           statement="If the orders are not a fixed sequence of total orders, Algorithm 6.1 is "
                     "not insensitive.", check=check_prop_7_only_if, slow=True,
-          notes=("Shown by counterexamples for the two ways of failing the condition, as the "
-                 "thesis argues: a data-dependent order (MDAV) and a preorder with ties broken "
-                 "by presentation.",)),
+          notes=("Refuted at k = 1, which the thesis itself says makes MDAV insensitive "
+                 "(§6.2) although MDAV's orders depend on the data.  For k > 1 the two ways of "
+                 "failing the condition the thesis argues both have counterexamples (k = 3: a "
+                 "data-dependent order, MDAV; a preorder with ties broken by presentation).",
+                 "The independent referee also finds insensitive data-dependent rules at "
+                 "k > 1 when exactly 2k records remain (tests/referee/ref_micro.py)."),
+          scope=_p(neighbour=SUB, domain="k ≥ 1 (Algorithm 6.1's parameter)",
+                   reading="'only if' read literally, for every k"),
+          params=(Param(name="k", lo=1, lo_closed=True, integer=True, boundary=(1,),
+                        grid=(1, 3)),),
+          refutation=Refutation(kind="false-statement"),
+          covers=("thesis:Algorithm 6.1", "vldb14:Proposition 2"),
+          mutants=(Mutant(kind="construction",
+              description="a fixed total order (insensitive MDAV) on the preorder pair "
+                          "claimed to fail",
+              check=lambda: check_prop_7_only_if(control="insensitive-mdav", ks=(3,))),)),
     Claim(id="thesis:sec-6.3.3-hamming", source=f"{F} §6.3.3",
           statement="The reference-point sequence over the domain corners follows the Hamming "
                     "rule.", check=check_hamming_sequence,
-          bounded=True),
+          bounded=True,
+          scope=_p(domain="m = 1 … 6 attributes"),
+          mutants=(Mutant(kind="construction",
+              description="corners in binary counting order claimed to follow the Hamming rule",
+              check=lambda: check_hamming_sequence(sequence=_lexicographic)),)),
     Claim(id="irm:lemma-1-adversarial", source=f"{IRM} §3.1 Lemma 1",
           statement="The univariate centroid list moves by at most Δ/k (adversarial search).",
           check=check_irm_lemma_1, slow=True,
           notes=("Complements irm:lemma-1 (exhaustive exact sweep, thesis_ch6) with "
-                 "hill-climbing over real-valued data sets.",)),
+                 "hill-climbing over real-valued data sets.",),
+          scope=_p(neighbour=SUB, release="n/a",
+                   domain="(n, k) ∈ {(4,2), (5,2), (7,3), (9,3)}"),
+          covers=("irm:Lemma 1",),
+          mutants=(Mutant(kind="factor",
+              description="univariate centroid list claimed to move by ≤ Δ/(2k)",
+              check=lambda: check_irm_lemma_1(bound_factor=0.5)),)),
     Claim(id="thesis:sec-6.3.1-centroid-list-adversarial", source=f"{F} §6.3.1, Prop. 8",
           statement="The insensitive-MDAV centroid list moves by at most m·Δ/k (m = 2).",
-          check=check_multivariate_scale, slow=True),
+          check=check_multivariate_scale, slow=True,
+          scope=_p(neighbour=SUB, domain="n = 4, k = 2, m = 2"),
+          refutation=Refutation(kind="false-statement")),
     Claim(id="thesis:sec-3.3.1-reid-bound", source=f"{F} §3.3.1, Definition 5, ineq. (3.1)",
           statement="Swapping within groups of at least k records gives re-identification "
                     "probability at most 1/k.", check=check_reid_bound,
           notes=("Exact rational intruder on 6 records (all realisations); MDAV-SWAP and "
                  "IR-SWAP, k = 2, 3; a deterministic swap and groups of k − 1 are caught.",),
-          bounded=True),
+          bounded=True,
+          scope=_p(domain="6 records, k ∈ {2, 3}, all realisations"),
+          covers=("thesis:Definition 5",),
+          mutants=(Mutant(kind="constant",
+              description="swapping within groups of k − 1 records claimed to give ≤ 1/k",
+              check=_small_groups),)),
     Claim(id="thesis:sec-3.3.1-reid-bound-ties", source=f"{F} §3.3.1–3.3.3, Definition 5",
           statement="The 1/k bound also holds for IR-SWAP when confidential values tie.",
           check=check_reid_bound_ties,
           notes=("The text does not discuss ties.  Any deterministic tie-break in the ranking "
                  "is known to the intruder, who then learns which of the tied records went to "
                  "which group: privlab's IR-SWAP (ties by the other attributes) reaches 13/36 > "
-                 "1/3 on 6 records.  Random tie-breaking would be needed for the bound.",)),
+                 "1/3 on 6 records.  Random tie-breaking would be needed for the bound.",),
+          scope=_p(
+              domain="6 records, k = 3", reading="confidential values may tie; the ranking's "
+              "deterministic tie-break (by the other attributes) is known to the intruder — the "
+              "text does not discuss ties"),
+          refutation=_priv(
+              "re-identification probability 13/36 > 1/k = 1/3", "6 records, k = 3, one tie",
+              "any data with tied confidential values (tie-breaking unspecified in the text)")),
     Claim(id="thesis:sec-3.4.1-table-3.10", source=f"{F} §3.4.1 Table 3.10",
           statement="IR-SWAP preserves correlations best; MDAV-SWAP better than MDAV-ID.",
           check=check_table_3_10_order, slow=True,
           notes=("Read for k ≤ 50 for MDAV-SWAP vs MDAV-ID: the printed table itself has "
-                 "MDAV-SWAP worse at k = 100 and 200.",)),
+                 "MDAV-SWAP worse at k = 100 and 200.",),
+          scope=_p(domain="k as printed (Table 3.10)",
+                   reading="'MDAV-SWAP better than MDAV-ID' read for k ≤ 50"),
+          data="census_casc.csv",
+          covers=("thesis:Table 3.10",),
+          mutants=(Mutant(kind="direction",
+              description="MDAV-ID claimed to preserve correlations best at every k",
+              check=lambda: check_table_3_10_order(best="MDAV-ID")),)),
     Claim(id="thesis:sec-3.4.2-table-3.11", source=f"{F} §3.4.2 Table 3.11",
           statement="On EIA, MDAV-SWAP beats MDAV-ID and IR-SWAP is best.",
-          check=check_table_3_11, notes=("EIA data set not available: inconclusive.",)),
+          check=check_table_3_11, notes=("EIA data set not available: inconclusive.",),
+          scope=_p(domain="EIA data set"),
+          data="EIA (not in ../shared/data)",
+          covers=("thesis:Table 3.11",)),
 )
 
 TABLES: dict[str, Any] = {"thesis-3.10": _tb.table_thesis_3_10}  # = ch3_tables.TABLES

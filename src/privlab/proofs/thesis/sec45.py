@@ -23,8 +23,18 @@ from typing import Any
 
 import mpmath
 
+from privlab.proofs.setting import NOISE, _p
 from privlab.proofs.thesis import sec45_tables as tb
-from privlab.types import CheckResult, Claim, Method, Table
+from privlab.types import (
+    CheckResult,
+    Claim,
+    Conjunct,
+    Method,
+    Mutant,
+    Proof,
+    Refutation,
+    Table,
+)
 
 SRC = tb.SRC
 
@@ -195,6 +205,62 @@ def check_thm_3(*, panel: list[Any] | None = None) -> CheckResult:
                              "without breaking DP (core_slack_witness)."})
 
 
+def check_thm_3_optimality(*, core: float = 1.0, dps: int = 30) -> CheckResult:
+    """Theorem 3's "optimal" conjunct at a case its hypotheses allow: one dimension, Δ = 1,
+    S_f = [−1, 1] and S_0 = [−core, core] (``core`` = 1: S_0 = S_f, which is star-shaped and
+    inside S_f).  The shells are then the steps of the univariate staircase with d = core; for
+    d = Δ that law is strictly larger than Laplace(Δ/ε) under Definitions 6–8 (Laplace's CDF of
+    |Y| is concave with the same values at the step ends, thesis:thm-2), so the construction is
+    not optimal.  The check decides (i) the hypotheses (``check_theorem3_conditions``), (ii) the
+    shell law equals ``Staircase(d = core)`` (densities at the step ends and midpoints, exact
+    shell indices), (iii) ``compare(Laplace, law)`` exactly at ``dps`` digits.  A core strictly
+    inside S_f (0 < core < 1) gives an interior staircase, which Laplace does not beat."""
+    import numpy as np
+
+    from privlab.mechanisms.noise import Laplace, Staircase
+    from privlab.mechanisms.noise.box_staircase import BoxStaircase
+    from privlab.verify import compare
+    from privlab.verify.noise.multivariate import check_theorem3_conditions
+
+    box = BoxStaircase(epsilon=1.0, sensitivity=(1.0,), core=(core,))
+    cond = check_theorem3_conditions(box)
+    law = Staircase(epsilon=1.0, d=core, sensitivity=1.0)
+    xs = np.array([0.0, core / 2, core, core + 0.5, core + 1.0, core + 1.5, core + 2.5])
+    same = bool(np.allclose(box.pdf(xs[:, None]), law.pdf(xs), rtol=1e-12, atol=0.0))
+    order = str(compare(Laplace(epsilon=1.0, sensitivity=1.0), law, dps=dps).value)
+    refuted = cond.holds and same and order == "less"
+    alpha = np.array([0.25, 0.5, 0.75])
+    return CheckResult(
+        holds=not refuted, claim="Theorem 3's shell noise is optimal (S_0 ⊂ S_f star-shaped)",
+        value=order, method=Method.EXACT,
+        evidence={"S_f": "[−1, 1]", "S_0": f"[−{core}, {core}]", "epsilon": 1.0,
+                  "hypotheses_hold": cond.holds, "shell_law_is_staircase_d": core,
+                  "same_law": same, "compare(Laplace, shell law)": order},
+        counterexample={"dimension": 1, "S_f": "[−1, 1]", "S_0": f"[−{core}, {core}] = S_f",
+                        "smaller": "Laplace(1)", "alpha": alpha.tolist(),
+                        "P(|Laplace| ≤ α)": Laplace(epsilon=1.0).prob_within(alpha).tolist(),
+                        "P(|Y| ≤ α)": law.prob_within(alpha).tolist()} if refuted else None)
+
+
+def check_thm_3_both(*, core: float = 1.0) -> CheckResult:
+    """Theorem 3 judged per conjunct: "ε-DP" (:func:`check_thm_3`, on the panel of constructions)
+    and "optimal" (:func:`check_thm_3_optimality` at S_0 = S_f in one dimension)."""
+    dp, opt = check_thm_3(), check_thm_3_optimality(core=core)
+    ok = dp.holds and opt.holds
+    cex = None
+    if not dp.holds:
+        cex = {"conjunct": "ε-DP", "witness": dp.counterexample}
+    elif not opt.holds:
+        cex = {"conjunct": "optimal", "witness": opt.counterexample}
+    return CheckResult(holds=ok, claim="Theorem 3: ε-DP and optimal", value={
+                           "ε-DP": dp.holds, "optimal": opt.holds},
+                       method=Method.EXACT, counterexample=cex,
+                       evidence={"conjuncts": {"ε-DP": {"holds": dp.holds,
+                                                        "evidence": dict(dp.evidence)},
+                                               "optimal": {"holds": opt.holds,
+                                                           "evidence": dict(opt.evidence)}}})
+
+
 def check_thm_3_recursion_index() -> CheckResult:
     from privlab.verify.noise.multivariate import check_printed_recursion
 
@@ -335,10 +401,19 @@ def check_table_4_4() -> CheckResult:
                        counterexample=bad[0] if bad else None)
 
 
+def _thm3_half_step() -> CheckResult:
+    """Mutant of thesis:thm-3: shells with steps of half the S_f width claimed ε-DP."""
+    from privlab.mechanisms.noise.box_staircase import HalfStepBoxStaircase
+
+    return check_thm_3(panel=[HalfStepBoxStaircase(epsilon=1.0, sensitivity=tb.S, core=tb.Z)])
+
+
 def _claim(id_: str, where: str, statement: str, check: Callable[[], CheckResult],
-           notes: tuple[str, ...] = (), slow: bool = False) -> Claim:
+           notes: tuple[str, ...] = (), slow: bool = False, **kw: Any) -> Claim:
+    """A §4.5 claim; ``kw`` are the other :class:`~privlab.types.Claim` fields (scope,
+    refutation, mutants, covers, …)."""
     return Claim(id=id_, source=f"{SRC} {where}", statement=statement, check=check,
-                 notes=notes, slow=slow)
+                 notes=notes, slow=slow, **kw)
 
 
 CLAIMS: tuple[Claim, ...] = (
@@ -346,38 +421,79 @@ CLAIMS: tuple[Claim, ...] = (
            "An a.c. noise Y gives ε-DP to f: D → ℝ^d iff f_Y(x) ≤ e^ε f_Y(x + δ) for all "
            "continuity points x, x + δ, δ = f(D) − f(D').", check_prop_1,
            ("Checked on shell noises, where event probabilities are exact; a general measure-"
-            "theoretic proof is not attempted (property method).",)),
+            "theoretic proof is not attempted (property method).",),
+           scope=_p(reading=NOISE),
+           mutants=(Mutant(kind="factor",
+                           description="event criterion at e^{ε/2} claimed equivalent to "
+                                       "the pointwise criterion at e^ε",
+                           check=lambda: check_prop_1(event_factor=0.5)),)),
     _claim("thesis:def-9", "Definition 9",
            "S_f = ∪⟨0, f(D) − f(D')⟩ over neighbours; its boundary generalises the L1 "
-           "sensitivity: sup_{S_f} ‖δ‖₁ = Δf.", check_def_9),
+           "sensitivity: sup_{S_f} ‖δ‖₁ = Δf.", check_def_9,
+           scope=_p(reading=NOISE),
+           mutants=(Mutant(kind="constant", description="Δf = 10 claimed for Example 4's f",
+                           check=lambda: check_def_9(claimed_delta=10)),)),
     _claim("thesis:thm-3", "Theorem 3",
            "If S_0 ⊂ S_f, S_0 is star-shaped and S_{i+1} = (S_i + S_f) \\ ∪_{j≤i} S_j, the noise "
-           "with density M e^{−iε} on S_i gives ε-DP and is optimal.", check_thm_3,
-           ("Optimality is checked in the sense of the proof (no mass can move towards 0 "
-            "keeping DP: every shell is one S_f-step from the previous one, no slack in S_0).",
-            "Shell index of a box: i(x) = max(0, ⌈max_j (|x_j| − z_j)/s_j⌉) (reconstructed).")),
+           "with density M e^{−iε} on S_i gives ε-DP and is optimal.", check_thm_3_both,
+           ("Two conjuncts.  ε-DP holds on every construction of the panel (shell lemma; "
+            "S_0 ⊂ S_f is not needed for it).  'Optimal' fails at S_0 = S_f, which the "
+            "hypotheses allow: in one dimension the shells are the d = Δ staircase, which "
+            "Laplace strictly dominates (the same law thesis:thm-2 refutes).  With S_0 strictly "
+            "inside S_f the proof's step (no mass of S_0 can move towards 0) holds on the panel.",
+            "Shell index of a box: i(x) = max(0, ⌈max_j (|x_j| − z_j)/s_j⌉) (reconstructed)."),
+           scope=_p(reading=NOISE, domain="S_0 star-shaped, S_0 ⊂ S_f (S_0 = S_f allowed), "
+                    "any dimension"),
+           conjuncts=(Conjunct(name="ε-DP", statement="the shell noise gives ε-DP"),
+                      Conjunct(name="optimal", statement="the shell noise is optimal")),
+           refutation=Refutation(kind="false-statement"),
+           mutants=(Mutant(kind="construction", conjunct="ε-DP",
+                           description="shells with steps of half the S_f width (a box "
+                                       "staircase with half steps) claimed ε-DP",
+                           check=_thm3_half_step),)),
     _claim("thesis:thm-3-recursion-index", "Theorem 3 (third condition as printed)",
            "S_{i+1} = (S_i + S_f) \\ ∪_{j=0}^{i−1} S_j gives disjoint shells.",
            check_thm_3_recursion_index,
            ("As printed the union stops at i−1, so S_i ⊂ S_{i+1} (0 ∈ S_f); the construction "
-            "earlier in §4.5 removes ∪_{j=0}^{i} S_j, which the lab uses.",)),
+            "earlier in §4.5 removes ∪_{j=0}^{i} S_j, which the lab uses.",),
+           scope=_p(reading=NOISE),
+           refutation=Refutation(kind="typo")),
     _claim("thesis:ex-4", "Example 4",
            "For S_f = [−1,1]², Δf = 2; independent Laplace protects all of {‖x‖₁ ≤ 2}, "
-           "over-protecting points outside S_f, more so for S_f = [−1,1]×[−10,10].", check_ex_4),
+           "over-protecting points outside S_f, more so for S_f = [−1,1]×[−10,10].", check_ex_4,
+           scope=_p(reading=NOISE),
+           mutants=(Mutant(kind="constant", description="Δf = 3 claimed for S_f = [−1, 1]²",
+                           check=lambda: check_ex_4(claimed_delta="3")),),
+           proof=Proof(kind="exact-decision", argument=(
+               "the example's two fixed sets: Δf from the vertices, the L1-ball containment "
+               "and areas in closed form")),
+           ),
     _claim("thesis:ex-5", "Example 5",
            "For S_f = [−1,1]×[−10,10], S_0 = [−0.1,0.1]×[−1,1], ε = 1: Laplace variances 242, "
-           "box-staircase variances 4.0338 and 403.38.", check_ex_5),
+           "box-staircase variances 4.0338 and 403.38.", check_ex_5,
+           scope=_p(reading=NOISE),
+           mutants=(Mutant(kind="factor",
+               description="Example 5's printed variances scaled by 1 + 10⁻³",
+               check=lambda: check_ex_5(perturb=1e-3)),),
+           proof=Proof(kind="exact-decision", argument=(
+               "the example's fixed parameters: variances by the exact series, compared at "
+               "the printed precision")),
+           ),
     _claim("thesis:table-4.3", "Table 4.3",
            "Minimal confidence regions {‖x‖₁ ≤ α} of 2-D Laplace(11): α = 73.02, 52.18, 42.79; "
            "sizes 10663, 5445, 3662 at 0.99, 0.95, 0.90.", check_table_4_3,
            ("Under the one printed-number rule (no slack) α rounds; the sizes neither round "
             "nor truncate the exact 2α² (10664.39, 5446.03, 3661.44): they are 2·(printed α)² "
             "cut to an integer — a numeric slip (relative errors ≤ 2·10⁻⁴), conclusion "
-            "unaffected.  Verified before issue 14 with a slack that absorbed this.",)),
+            "unaffected.  Verified before issue 14 with a slack that absorbed this.",),
+           scope=_p(reading=NOISE),
+           refutation=Refutation(kind="numeric")),
     _claim("thesis:table-4.4", "Table 4.4",
            "Minimal confidence regions of Example 5's box staircase: β = 6.99, 4.79, 3.90; sizes "
            "1790.2, 916.6, 611.2 at 0.99, 0.95, 0.90.", check_table_4_4,
-           ("Printed β read as half-width/s (= β + 0.1).",)),
+           ("Printed β read as half-width/s (= β + 0.1).",),
+           scope=_p(reading=NOISE),
+           refutation=Refutation(kind="numeric")),
 )
 
 TABLES: dict[str, Callable[[], Table]] = {
