@@ -79,6 +79,8 @@ COMMANDS: dict[str, tuple[Callable[[], click.Command], str]] = {
                     "mechanisms (a TOML file)."),
     "errata": (lambda: _attr("errata", "errata"), "Errata sheet of one paper (refuted claims "
                "with corrections)."),
+    "taxonomy": (lambda: _attr("taxonomy", "taxonomy"), "Show the shipped taxonomies (tree, "
+                 "concept count, source)."),
 }
 
 

@@ -29,3 +29,15 @@ def test_ledger_pair_is_five_quarters() -> None:
     assert out["ordered_list_l1"] == F(7, 4)
     assert out["matching_bound"] == out["exact_loss_units"] == F(5, 4)
     assert out["attained_at"] is not None
+
+
+def test_noise_scale_loss_is_the_supremum_seven_quarters() -> None:
+    """thesis:sec-6.3.1-noise-scale: the largest matching bound over every neighbouring pair of
+    the grid is 7/4 and it is attained exactly at an explicit output, so 7/4·ε is the supremum
+    on the grid (it was reported as 5/4·ε on one pair, with 7/4 'only an upper bound')."""
+    from privlab.proofs.thesis.ch6 import check_noise_scale_multivariate
+
+    res = check_noise_scale_multivariate()
+    ev = res.evidence["loss_on_witness_pair"]
+    assert not res.holds and res.value == "7/4·ε"
+    assert ev["matching_bound"] == "7/4·ε" and ev["attained_at"] is not None

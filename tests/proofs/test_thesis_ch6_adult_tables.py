@@ -93,3 +93,17 @@ def test_real_adult() -> None:
     assert real and x.shape == (30_162, 2) and "ARX" in what
     assert [len(t.concepts) for t in space.taxonomies] == [18, 48]
     assert "Europa" in space.taxonomies[1].concepts
+
+
+def test_sse0_misprint_is_decided_by_the_tables_own_consistency() -> None:
+    """vldb14 Tables 3/4 are consistent (ratio ≈ 1), thesis Tables 6.3/6.4 off by ≈ 10: the
+    note says which table is wrong instead of 'one of the two is a misprint'."""
+    from privlab.proofs.thesis.ch6_adult_tables import _misprint_note, sse0_consistency
+
+    r = sse0_consistency()
+    vldb = [v for k, v in r.items() if k.startswith("vldb14")]
+    thesis = [v for k, v in r.items() if k.startswith("thesis")]
+    assert vldb and thesis
+    assert all(0.85 < v < 1.15 for v in vldb)
+    assert all(0.09 < v < 0.11 for v in thesis)
+    assert "ten times too small" in _misprint_note()

@@ -4,6 +4,8 @@ Golden values: the expected SSE of clamped per-record Laplace noise is computed 
 here (integral of t²·Laplace density), independently of the release code.
 """
 
+import re
+
 import numpy as np
 import pytest
 
@@ -25,7 +27,8 @@ def _expected_sq_err(x, d, b):
 
 def test_registered():
     assert "privlab.proofs.thesis.ch6_tables" in MODULES
-    assert set(tb.TABLES) == {"thesis-6.1", "thesis-6.2", "thesis-6.5", "irm-1"}
+    assert set(tb.TABLES) == {"thesis-6.1", "thesis-6.2", "thesis-6.5", "vldb14-1", "vldb14-2",
+                              "irm-1"}
 
 
 def test_score_and_variation_golden():
@@ -69,6 +72,108 @@ def test_tables_on_synthetic_data():
     assert all(r["mdav"] == 0 for r in t5.rows if r["k"] == 1)
     ti = tb.table_irm_1(data_dir=NOWHERE, runs=2)
     assert len(ti.rows) == 32 and "paper_mv_eps_10" in ti.columns
+
+
+def test_readings_thesis_first_and_every_combination():
+    assert ex.THESIS == ex.Reading() == ex.READINGS[0]
+    assert (ex.THESIS.distance, ex.THESIS.references, ex.THESIS.noise) == (
+        "range", "corners", "per-record")
+    assert len(set(ex.READINGS)) == len(ex.READINGS) == 8
+    with pytest.raises(ValueError):
+        ex.Reading(distance="raw")
+
+
+def _brute_rl(a, b):
+    """Record linkage (%) by brute force: Pr(x′_j) = 1/|G| when x_j is among the originals at
+    minimum distance from x′_j (exact ties only)."""
+    d = ((b[:, None, :] - a[None, :, :]) ** 2).sum(axis=2)
+    g = d == d.min(axis=1, keepdims=True)
+    hit = g[np.arange(len(a)), np.arange(len(a))]
+    return 100.0 * float(np.mean(np.where(hit, 1.0 / g.sum(axis=1), 0.0)))
+
+
+def test_range_record_linkage_is_eq_6_7():
+    """RL with the range distance = brute-force RL on (x − a_b)/(a_t − a_b) (eq. 6.7)."""
+    x, b, _ = ex.census(data_dir=NOWHERE)
+    r = ex.CensusRuns(NOWHERE)
+    for k in (2, 5):
+        out = r.mdav(k, "range")
+        w = b[:, 1] - b[:, 0]
+        assert ex.rl(x, out, b, "range") == pytest.approx(_brute_rl(x / w, out / w))
+    with pytest.raises(ValueError):
+        ex.rl(x, x, None, "range")
+
+
+def test_readings_change_partition_and_noise():
+    r = ex.CensusRuns(NOWHERE)
+    x = r.x
+    corners, single = r.labels(5, "corners"), r.labels(5, "single")
+    assert not np.array_equal(corners, single)
+    for lab in (corners, single):
+        assert np.bincount(lab).min() >= 5
+    # microaggregation alone keeps the means, MDAV with either distance too
+    for out in (r.insensitive(5, "corners"), r.mdav(5, "range"), r.mdav(5, "standardised")):
+        np.testing.assert_allclose(out.mean(axis=0), x.mean(axis=0), rtol=1e-12)
+    assert not np.array_equal(r.mdav(5, "range"), r.mdav(5, "standardised"))
+    # k = 1 is plain Laplace in every reading: one memoised cell
+    cells = {id(r.cell(1, 1.0, rd, runs=2, seed=0)) for rd in ex.READINGS}
+    assert len(cells) == 1
+    c = r.cell(5, 1.0, ex.THESIS, runs=2, seed=0)
+    assert c is r.cell(5, 1.0, ex.Reading(), runs=2, seed=0)
+    assert set(c.rl) == {"range", "standardised"} and c.d_mean.shape == (4,)
+
+
+def test_per_cluster_noise_keeps_cluster_ties_per_record_does_not():
+    r = ex.CensusRuns(NOWHERE)
+    for noise in ex.NOISES:
+        out = r.releases(30, 1.0, "corners", noise, "per-attribute", 1, 5)[0]
+        distinct = len(np.unique(out, axis=0))
+        if noise == "per-cluster":
+            assert distinct <= 1080 // 30
+        else:
+            assert distinct > 1000
+
+
+def test_per_record_sse_matches_closed_form():
+    """Per-record noise on the centroids: E[(clip(c + L) − x)²] = E[(clip(c + L) − c)²]
+    + 2(c − x)·E[clip(c + L) − c] + (c − x)², with the clamped Laplace moments in closed form."""
+    r = ex.CensusRuns(NOWHERE)
+    x, b = r.x, r.bounds
+    k, e = 5, 1.0
+    c = r.insensitive(k, "corners")
+    d = b[:, 1]
+    s = d / (k * e)
+
+    def mean_shift(c):
+        # E[clip(c + L, 0, d)] − c = (s/2)(e^{−c/s} − e^{−(d−c)/s})
+        return 0.5 * s * (np.exp(-c / s) - np.exp(-(d - c) / s))
+
+    want = (_expected_sq_err(c, d, s) + 2 * (c - x) * mean_shift(c) + (c - x) ** 2).sum()
+    got = np.mean(((r.releases(k, e, "corners", "per-record", "per-attribute", 40, 9) - x)
+                   ** 2).sum(axis=(1, 2)))
+    assert got == pytest.approx(want, rel=0.03)
+
+
+def test_every_reading_has_a_match_note():
+    t = tb.table_6_1(data_dir=NOWHERE, runs=2)
+    lines = [n for n in t.notes if n.startswith("reading ")]
+    assert len(lines) == len(ex.READINGS)
+    for rd, line in zip(ex.READINGS, lines, strict=True):
+        assert line.startswith(f"reading {rd.label}")
+        assert re.search(r": \d+ of (\d+) cells match", line)  # inf factors (RL = 0) left out
+    assert "(the thesis's stated configuration; the rows)" in lines[0]
+    assert sum(n.startswith("Any reading: ") for n in t.notes) == 1
+    assert not any("factor of about 21" in n for n in t.notes)
+    t2 = tb.table_v2(data_dir=NOWHERE, runs=2)
+    assert len(t2.rows) == 12 and {r["k"] for r in t2.rows} == set(tb.KS_V)
+    assert sum(n.startswith("reading ") for n in t2.notes) == len(ex.READINGS)
+
+
+def test_printed_values_keep_their_text():
+    assert tb.PAPER_6_1[5][0].text == "1.20E+10" and tb.PAPER_6_1[5][0] == 1.2e10
+    assert tb.PAPER_6_2[0.01][2][30][1].text == "0.40"
+    assert tb.PAPER_V1[66][2][10.0][1].text == "2.10"
+    assert tb.PAPER_6_5["σX"][2][5].text == "0.0053"
 
 
 @pytest.mark.skipif(ex.census()[2].startswith("seeded"), reason="census_casc.csv absent")

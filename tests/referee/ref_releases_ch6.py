@@ -749,6 +749,23 @@ def claim_thesis_prop9():
                     "delta(a_b,a_t) < sensitivity and the release fails (see probe8 numbers)."}
 
 
+def claim_thesis_prop9_wordnet():
+    # Added for the ledger entry thesis:prop-9-wordnet (Prop 9 on the papers' own kind of
+    # taxonomy): this referee's own WordNet-3.0 OCCUPATION reconstruction, same computation
+    # as claim_thesis_prop9 restricted to it.
+    t = _tax_wordnet_occ()
+    if t is None:
+        return {"holds": None, "method": "exact", "domain": "-", "numbers": {}, "note": "data unavailable"}
+    res, worst, ff = _prop9_like("prop9", [t], (1, 2, 3), lambda k: 1.0)
+    return {"holds": ff is None, "method": "exact",
+            "domain": "one cluster n=k in {1,2,3}, all multisets and substitutions; eps in {0.01,0.1,1,10}; "
+                      "this referee's WordNet-3.0 OCCUPATION reconstruction",
+            "numbers": {"max_loss_over_eps": round(worst, 6), "weakest_failure": ff or "none",
+                        "delta(a_b,a_t) / true sensitivity": f"{t.delta_bt:.6f} / {t.sens:.6f}"},
+            "note": "On a WordNet-built OCCUPATION taxonomy delta(a_b,a_t) equals the exhaustive sensitivity, "
+                    "so the exponential-mechanism centroid is eps-DP."}
+
+
 def claim_vldb14_prop4():
     taxes = _project_taxes()
     if not taxes:
@@ -1112,6 +1129,7 @@ CLAIMS = {
     "irm:sec-3.2-note": claim_irm_note,
     "thesis:prop-9": claim_thesis_prop9,
     "vldb14:prop-4": claim_vldb14_prop4,
+    "thesis:prop-9-wordnet": claim_thesis_prop9_wordnet,
     "thesis:eq-6.6": claim_eq66,
     "thesis:sec-6.3-add-remove": claim_add_remove,
     "thesis:sec-6.3.6-mixed-release": claim_thesis_mixed,

@@ -144,3 +144,16 @@ def test_errata_sheets_never_count_skipped_claims() -> None:
     with_skipped = errata.errata(rep["claims"], ["thesis"])
     without = errata.errata([c for c in rep["claims"] if c["status"] != "skipped"], ["thesis"])
     assert with_skipped == without
+
+
+def test_errata_without_a_report_is_complete(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """No saved report: the seed's claims are run with the slow ones, so irm:lemma-3 (slow,
+    refuted) is on the irm sheet and the sheet says it is a full run."""
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(errata_cmd, ["irm", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout if hasattr(r, "stdout") else r.output)
+    assert out["run"] == "full" and out["notice"] is None
+    ids = {e["id"] for sheet in out["errata"] for e in sheet["entries"]}
+    assert "irm:lemma-3" in ids

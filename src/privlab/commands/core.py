@@ -137,9 +137,15 @@ def verify(out_dir: Path | None, force: bool, quick: bool, data_dir: Path | None
                    "same privlab sources (default reports/latest, else reports/quick).")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Processes for recomputing (default: all cores).")
+@click.option("--referees", "referee_dir", default=None,
+              type=click.Path(path_type=Path, exists=True, file_okay=False),
+              help="A directory of independent referee scripts (ref_*.py, e.g. the "
+                   "repository's tests/referee): each listed claim shows its referee's verdict "
+                   "and 'disputed' where it differs from the ledger's (exit 1).")
 @format_option
 def claims(status: str | None, ids: tuple[str, ...], quick: bool, coverage: bool, rerun: bool,
-           report_dir: Path | None, workers: int | None, fmt: str) -> None:
+           report_dir: Path | None, workers: int | None, referee_dir: Path | None,
+           fmt: str) -> None:
     """List the claim ledger: each claim with its status and evidence.
 
     The results of a report (--report; default the full report reports/latest, else the quick
@@ -178,9 +184,24 @@ def claims(status: str | None, ids: tuple[str, ...], quick: bool, coverage: bool
         progress(note)  # the JSON is the claims list (DESIGN.md §4): the notice goes here
     if status:
         rows = [r for r in rows if r["status"] == status]
+    cols: tuple[str, ...] = ("id", "status", "method", "source", "statement")
+    if referee_dir is not None:
+        from privlab.report import referees
+
+        progress(f"running the referees of {referee_dir} beside the ledger")
+        rows = referees.judge(rows, referee_dir)  # a bad directory: InvalidParameter, exit 2
+        cols = ("id", "status", "referee", "source", "statement")
     emit(rows, fmt, lambda: "\n".join([*([note] if note else []), text_table(
-        [{**r, "statement": r["statement"][:70]} for r in rows],
-        ("id", "status", "method", "source", "statement"))]))
+        [{**r, "statement": r["statement"][:70],
+          **({"referee": r["referee"]["agreement"]} if "referee" in r else {})} for r in rows],
+        cols)]))
+    if referee_dir is not None:
+        from privlab.report.referees import disputed
+
+        bad = disputed(rows)
+        if bad:
+            progress(f"disputed: {', '.join(bad)} (the ledger and its referee disagree)")
+            raise SystemExit(EXIT_FAILED)
 
 
 def _listing(ledger: Any, wanted: list[str], report_dir: Path | None, *, quick: bool,

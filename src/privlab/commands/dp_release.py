@@ -149,7 +149,8 @@ def utility_lines(u: dict[str, Any] | None, data: dict[str, Any] | None = None,
 @_config_options
 @click.option("--taxonomy", multiple=True, metavar="NAME=FILE",
               help="A categorical attribute with its taxonomy (.json/.yaml/ARX .csv, or "
-                   "project:sport|job); repeatable.  Certifies the mixed release.")
+                   "project:job, project:wordnet-occupation, … as in `privlab taxonomy list`); "
+                   "repeatable.  Certifies the mixed release.")
 @click.option("--budget", type=click.Choice(["split", "per-attribute"]), default=None,
               help="With --taxonomy: ε/m per attribute (default) or ε per categorical one.")
 @click.option("--em-sensitivity", type=click.Choice(["exact", "boundary"]), default=None,

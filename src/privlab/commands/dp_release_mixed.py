@@ -31,7 +31,7 @@ from typing import Any
 from privlab import _validate as v
 from privlab.errors import InvalidParameter, PrivlabError
 from privlab.mechanisms.microaggregation.semantic import NumericDomain
-from privlab.mechanisms.microaggregation.taxonomy import Taxonomy, load_taxonomy, project_taxonomy
+from privlab.mechanisms.microaggregation.taxonomy import Taxonomy, load_taxonomy, named_taxonomy
 from privlab.mechanisms.releases.mixed import MixedDPRelease
 from privlab.types import jsonable
 
@@ -43,6 +43,9 @@ ARX_NOTE = ("ARX-format hierarchy (leaf;level1;…;*): a hand-made generalisatio
             "results deviate from the papers' setting")
 OWN_NOTE = ("taxonomy supplied by the user / the project, not the WordNet-derived taxonomies "
             "of vldb14 / irm (those were not found)")
+WORDNET_NOTE = ("rebuilt from WordNet 3.0 with privlab's own label-to-synset mapping (`privlab "
+                "taxonomy show NAME`): a reconstruction of the WordNet 2.1 taxonomies of vldb14 / "
+                "irm, whose mappings were not found")
 IR_REFUSAL = (
     "taxonomy: individual ranking (ir-dp) is not available for categorical attributes: it "
     "clusters each attribute separately, and with one shared draw per cluster and >= 2 "
@@ -69,10 +72,11 @@ def parse_taxonomy_specs(specs: tuple[str, ...] | list[str]) -> list[tuple[str, 
 
 
 def load_column_taxonomy(col: str, path: str) -> tuple[Taxonomy, dict[str, Any]]:
-    """Load FILE (or ``project:NAME``, the project's own taxonomies) for column ``col``."""
+    """Load FILE (or ``project:NAME``, a name of ``privlab taxonomy list``) for column ``col``."""
     if path.startswith("project:"):
-        tax = project_taxonomy(path.split(":", 1)[1])
-        fmt, note = "project", OWN_NOTE
+        tax, prov = named_taxonomy(path.split(":", 1)[1])
+        fmt = "project"
+        note = {"wordnet": WORDNET_NOTE, "arx": ARX_NOTE}.get(prov["kind"], OWN_NOTE)
     else:
         try:
             tax = load_taxonomy(path, name=col)

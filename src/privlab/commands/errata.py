@@ -6,9 +6,10 @@ the counterexample and ``privlab claims --id …`` to reproduce it (:mod:`privla
 
 Claims come from ``--from``, else from the full report ``reports/latest/report.json`` (written
 by ``privlab verify``), else from the quick one ``reports/quick/report.json`` (``privlab verify
---quick``); when neither exists the ledger is run here (slow claims skipped, as ``verify
---quick``).  A sheet built from a quick run says so on its first line (Markdown title; HTML
-title and heading; JSON ``"run": "quick"`` and ``notice``) with the claims it did not check:
+--quick``); when neither exists the requested seeds' claims are run here, slow ones included,
+so that the sheet is complete.  A sheet built from a quick report says so on its first line
+(Markdown title; HTML title and heading; JSON ``"run": "quick"`` and ``notice``) with the
+claims it did not check:
 errata among them are missing.  An explicit ``--from`` that is missing or not a privlab report
 is bad usage (exit 2).  Exit 0: the sheet is a finding, not a failure.
 """
@@ -45,7 +46,7 @@ def _read(path: Path) -> dict:
 @click.option("--from", "report_path", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help=f"report.json to read (default {DEFAULT_REPORT}, else "
                                  f"{QUICK_DIR / 'report.json'}, saying so; when neither "
-                                 "exists the ledger is run, slow claims skipped).")
+                                 "exists the seeds' claims are run, slow ones included).")
 def errata(seed: str | None, fmt: str, report_path: Path | None) -> None:
     """Errata per paper: refuted claims in document order with corrections and counterexamples."""
     from privlab.report import errata as sheets
@@ -67,12 +68,13 @@ def errata(seed: str | None, fmt: str, report_path: Path | None) -> None:
     else:
         from privlab.proofs.ledger import default_ledger
 
-        progress(f"no report in {FULL_DIR}/ or {QUICK_DIR}/: running the claim ledger now "
-                 "(slow claims skipped, as `privlab verify --quick`)")
-        outcomes = default_ledger().run(quick=True, progress=lambda i, n, cid: progress(
-            f"claim {i}/{n} {cid}"))
-        claims, quick = [o.to_dict() for o in outcomes], True
-        origin = "from the claim ledger run now with --quick, no report found"
+        led = default_ledger()
+        ids = [i for i in led.ids() if seed_of(i) in seeds]
+        progress(f"no report in {FULL_DIR}/ or {QUICK_DIR}/: running the {len(ids)} claims of "
+                 f"{', '.join(seeds)} now, slow ones included (a complete sheet)")
+        outcomes = led.run(ids, progress=lambda i, n, cid: progress(f"claim {i}/{n} {cid}"))
+        claims, quick = [o.to_dict() for o in outcomes], False
+        origin = "from the claim ledger run now (every claim of the seed, no report found)"
     skipped = [i for i in skipped_ids(claims) if seed_of(i) in seeds]
     result = sheets.errata(claims, seeds)
     click.echo(sheets.render(result, fmt, origin=origin, quick=quick, skipped=skipped),

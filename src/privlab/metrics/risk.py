@@ -39,7 +39,9 @@ def record_linkage(original: Any, release: Any, *, scale: str = "standardised",
         a, b = (a - mu) / sd, (b - mu) / sd
     elif scale != "raw":
         raise InvalidParameter(f"scale={scale!r} must be 'standardised' or 'raw'")
-    tree = cKDTree(a)
+    # sliding-midpoint tree: the same exact answers, about twice as fast as the balanced
+    # (median) tree for noisy releases, whose clamped records lie far from the originals
+    tree = cKDTree(a, balanced_tree=False, compact_nodes=False)
     dmin, _ = tree.query(b, k=1)
     dtrue = np.sqrt(((a - b) ** 2).sum(axis=1))
     tol = 1e-12 * np.maximum(dmin, 1e-300) + 1e-15

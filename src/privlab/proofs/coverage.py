@@ -112,10 +112,6 @@ OPEN: dict[tuple[str, str], str] = {
                                    "not reproduced yet (nor the text's claim that the swap "
                                    "methods beat MDAV-ID and IR-SWAP is closest)"
        for i, m in ((7, "MDAV-ID"), (8, "MDAV-SWAP"), (9, "IR-SWAP"))},
-    ("vldb14", "Table 1"): "Census SSE_f, RL_f and Scores against MDAV (k = 2, 33, 66); "
-                           "not reproduced yet (thesis-6.1 is the thesis's version)",
-    ("vldb14", "Table 2"): "Census SSE_f, RL_f and Scores against plain ε-DP; not reproduced "
-                           "yet (thesis-6.2 is the thesis's version)",
     ("vldb14", "Table 5"): "Adult-Numerical-Categorical results against MDAV (adult.csv); "
                            "not reproduced yet",
     ("vldb14", "Table 6"): "Adult-Numerical-Categorical results against plain ε-DP "

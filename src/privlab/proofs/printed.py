@@ -11,6 +11,10 @@ of its mantissa) *matches* a computed value c when
 No other slack is allowed: a table that needs one is reported cell by cell as a mismatch with
 its relative error.  The comparison is exact (decimal arithmetic on ``str`` of the value at 40
 significant digits; pass Fractions, mpmath numbers or sympy numbers for exact inputs).
+
+A table keeps a printed number as a float in its ``paper_<x>`` column; a float forgets how the
+number was printed ("3.07E+09" becomes 3070000000.0, one unit 0.1; "0.40" becomes 0.4).  A
+:class:`Printed` value is that float together with its printed text, which the rule then uses.
 """
 
 from __future__ import annotations
@@ -20,6 +24,23 @@ from fractions import Fraction
 from typing import Any
 
 MODES = ("round", "truncate")
+
+
+class Printed(float):
+    """A printed number: a float (JSON, arithmetic and display as usual) that keeps the text
+    it was printed as (``Printed("1.20E+10").text == "1.20E+10"``) for the rule's digits."""
+
+    __slots__ = ("text",)
+    text: str
+
+    def __new__(cls, text: str) -> Printed:
+        t = str(text).strip()
+        self = super().__new__(cls, t)
+        self.text = t
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickling keeps the text
+        return (Printed, (self.text,))
 
 
 def _dec(x: Any) -> Decimal:
@@ -100,10 +121,9 @@ def _number(x: Any) -> bool:
         and (not isinstance(x, float) or (x == x and abs(x) != float("inf")))
 
 
-def table_note(columns: tuple[str, ...], rows: Any, *, listed: int = 8) -> str | None:
-    """The one rule applied to every computed/printed pair of a reproduced table (columns
-    ``x`` and ``paper_x``, both numbers): one note with the rule, the count of matching cells
-    and the first ``listed`` mismatches with their relative error; None without such pairs."""
+def compare_rows(columns: tuple[str, ...], rows: Any) -> dict[str, Any] | None:
+    """:func:`compare_table` over every computed/printed pair of a reproduced table (columns
+    ``x`` and ``paper_x``, both numbers; cells labelled ``row i x``); None without pairs."""
     pairs, labels = [], []
     for i, row in enumerate(rows, start=1):
         for col in columns:
@@ -112,12 +132,22 @@ def table_note(columns: tuple[str, ...], rows: Any, *, listed: int = 8) -> str |
             mine = col[len(PRINTED_PREFIX):]
             c, p = row.get(mine), row.get(col)
             if mine in columns and _number(c) and _number(p):
-                pairs.append((c, repr(float(p)) if isinstance(p, float) else str(p)))
+                text = p.text if isinstance(p, Printed) else (
+                    repr(float(p)) if isinstance(p, float) else str(p))
+                pairs.append((c, text))
                 labels.append(f"row {i} {mine}")
-    if not pairs:
+    return compare_table(pairs, labels) if pairs else None
+
+
+def table_note(columns: tuple[str, ...], rows: Any, *, listed: int = 8) -> str | None:
+    """The one rule applied to every computed/printed pair of a reproduced table (columns
+    ``x`` and ``paper_x``, both numbers): one note with the rule, the count of matching cells
+    and the first ``listed`` mismatches with their relative error; None without such pairs."""
+    res = compare_rows(columns, rows)
+    if res is None:
         return None
-    res = compare_table(pairs, labels)
     bad = res["mismatches"]
+    pairs = res["cells"]
     text = (f"{NOTE_PREFIX} ({res['rule']}; privlab.proofs.printed): "
             f"{len(pairs) - len(bad)} of {len(pairs)} printed cells match")
     if bad:

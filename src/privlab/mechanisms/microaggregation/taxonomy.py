@@ -18,11 +18,15 @@ Loaders: nested JSON/YAML mappings (``{"root": {"group": ["leaf", ...]}}``) and 
 ``leaf;level1;…;*`` CSV generalisation hierarchies.  The ARX hierarchies for Adult OCCUPATION
 and NATIVE-COUNTRY in ``data_dir`` are hand-made generalisation hierarchies, *not* the
 WordNet-derived taxonomies used in vldb14 / irm (those were not found); results computed with
-them deviate from the papers' setting.
+them deviate from the papers' setting.  :mod:`privlab.mechanisms.microaggregation.wordnet`
+rebuilds the WordNet ones from WordNet 3.0 with privlab's own label-to-synset mapping (a
+reconstruction: the papers' WordNet 2.1 and mappings are not available).  Named taxonomies:
+:func:`project_taxonomy` / :func:`named_taxonomy` (with provenance), :func:`taxonomy_names`.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import math
@@ -35,8 +39,9 @@ import attrs
 import numpy as np
 
 from privlab.errors import InvalidParameter
+from privlab.mechanisms.microaggregation.wordnet import WORDNET_NAMES, wordnet_source
 
-__all__ = ["Taxonomy", "load_taxonomy", "project_taxonomy"]
+__all__ = ["Taxonomy", "load_taxonomy", "named_taxonomy", "project_taxonomy", "taxonomy_names"]
 
 
 def _freeze_parents(value: Mapping[str, Iterable[str]]) -> dict[str, tuple[str, ...]]:
@@ -288,12 +293,93 @@ def load_taxonomy(path: str | Path, name: str | None = None) -> Taxonomy:
     raise InvalidParameter(f"taxonomy file {str(p)!r} must end in .json, .yaml, .yml or .csv")
 
 
+PACKAGE_TAXONOMIES = ("sport", "job")
+"""privlab's own small taxonomies (package data ``taxonomy_NAME.json``)."""
+WORDNET_TAXONOMIES = WORDNET_NAMES
+"""Adult OCCUPATION / NATIVE-COUNTRY rebuilt from WordNet 3.0 (:mod:`.wordnet`; needs the data)."""
+ARX_TAXONOMIES = {"arx-occupation": "arx_adult_hierarchy_occupation.csv",
+                  "arx-native-country": "arx_adult_hierarchy_native-country.csv"}
+"""The ARX hand-made Adult hierarchies in the data directory (name → file)."""
+ARX_NOTE = ("hand-made ARX generalisation hierarchy (value; group; *), not the WordNet-derived "
+            "taxonomies of vldb14 / irm")
+
+
+def taxonomy_names() -> tuple[str, ...]:
+    """Every name :func:`project_taxonomy` and :func:`named_taxonomy` accept."""
+    return (*PACKAGE_TAXONOMIES, *WORDNET_TAXONOMIES, *ARX_TAXONOMIES)
+
+
 def project_taxonomy(name: str = "sport") -> Taxonomy:
-    """The project's own small taxonomies for the default workload (package data)."""
+    """A taxonomy by name: the project's own ``sport`` and ``job`` (package data), the
+    WordNet reconstructions ``wordnet-occupation`` / ``wordnet-native-country`` and the ARX
+    hierarchies ``arx-occupation`` / ``arx-native-country`` (the last four read from the data
+    directory; InvalidParameter when it lacks them).  See :func:`named_taxonomy` for their
+    provenance."""
+    if name in PACKAGE_TAXONOMIES:
+        return _from_nested(json.loads(_package_text(name)), name)
+    return named_taxonomy(name)[0]
+
+
+def _package_text(name: str) -> str:
     from importlib import resources
 
-    allowed = ("sport", "job")
-    if name not in allowed:
-        raise InvalidParameter(f"name={name!r} must be one of {allowed}")
-    text = resources.files("privlab.data").joinpath(f"taxonomy_{name}.json").read_text("utf-8")
-    return _from_nested(json.loads(text), name)
+    return resources.files("privlab.data").joinpath(f"taxonomy_{name}.json").read_text("utf-8")
+
+
+@functools.cache
+def _wordnet_taxonomy(name: str, data_dir: str) -> Taxonomy:
+    """One Taxonomy per WordNet taxonomy and data directory (the semilattice check runs once)."""
+    src = wordnet_source(name, data_dir)
+    return Taxonomy(parents=src.parents, name=name,
+                    domain=src.domain)  # type: ignore[arg-type]  # attrs: converter=tuple
+
+
+def named_taxonomy(name: str, data_dir: str | Path | None = None
+                   ) -> tuple[Taxonomy, dict[str, Any]]:
+    """(taxonomy, provenance) of a shipped name (:func:`taxonomy_names`).
+
+    The provenance says where the taxonomy comes from (``kind``: project, wordnet or arx;
+    ``source``; files with their sha256), its concept count and, for the Adult attributes,
+    the concept count the papers report (vldb14 §5: 122 for OCCUPATION, 127 for
+    NATIVE-COUNTRY)."""
+    import hashlib
+
+    if name in PACKAGE_TAXONOMIES:
+        text = _package_text(name)
+        tax = _from_nested(json.loads(text), name)
+        return tax, {"name": name, "kind": "project",
+                     "source": f"privlab package data privlab/data/taxonomy_{name}.json",
+                     "note": "privlab's own small taxonomy, not one of the papers'",
+                     "files": [{"file": f"privlab/data/taxonomy_{name}.json",
+                                "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest()}],
+                     "concepts": len(tax.concepts), "categories": len(tax.domain),
+                     "paper_concepts": None}
+    if name in WORDNET_TAXONOMIES:
+        src = wordnet_source(name, data_dir)
+        import copy
+
+        return (_wordnet_taxonomy(name, src.provenance["data_dir"]),
+                copy.deepcopy(dict(src.provenance)))  # the cached one stays intact
+    if name in ARX_TAXONOMIES:
+        from privlab._data import data_file
+
+        fname = ARX_TAXONOMIES[name]
+        path = data_file(fname, data_dir)
+        if path is None:
+            from privlab._data import data_dir as find
+
+            where = find(data_dir)
+            raise InvalidParameter(
+                f"name={name!r} needs {fname}, which is not in " + (
+                    f"the data directory {str(where)!r}" if where is not None else
+                    "a data directory (none found: set $PRIVLAB_DATA_DIR or use ../shared/data)"))
+        path = path.resolve()
+        tax = load_taxonomy(path, name=name)
+        return tax, {"name": name, "kind": "arx",
+                     "source": f"ARX hierarchy {fname} (arx-deidentifier/arx, Apache-2.0)",
+                     "note": ARX_NOTE, "data_dir": str(path.parent),
+                     "files": [{"file": fname, "path": str(path),
+                                "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}],
+                     "concepts": len(tax.concepts), "categories": len(tax.domain),
+                     "paper_concepts": None}
+    raise InvalidParameter(f"name={name!r} must be one of {taxonomy_names()}")

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from privlab.proofs.lazyref import lazy_module
-from privlab.proofs.setting import NOISE, _p
+from privlab.proofs.setting import NOISE, _p, _x
 from privlab.proofs.thesis.ch4_mutants import (
     _di_mutant,
     _m0d_mutant,
@@ -231,8 +231,10 @@ CLAIMS: tuple[Claim, ...] = (
                  "optimal.  Def. 6 with α → ±∞ forces P(Y ≥ 0) ≤ 1/2 and P(Y ≤ 0) ≤ 1/2 for "
                  "any Y above a symmetric Ỹ; a zero-mean ε-DP noise with P(Y ≥ 0) = 6/11 "
                  "refutes it (exact).  The symmetric version is thesis:thm-1-symmetric.",),
-          scope=_p(reading="as printed: zero mean only (not symmetric)"),
-          refutation=Refutation(kind="false-statement")),
+          scope=_p(reading="as printed: zero mean only (not symmetric); the sentence that "
+                           "introduces it (§4.4: 'for any symmetric a.c. noise distribution') "
+                           "and the class C of §4.2 are symmetric"),
+          refutation=Refutation(kind="typo")),
     Claim(id="thesis:thm-1-symmetric", source=f"{F} §4.4 Theorem 1 (symmetric Y)",
           statement="For every symmetric a.c. ε-DP noise Y there is a member Ỹ (d ∈ [0, Δ]) "
                     "with Ỹ ≤ Y.",
@@ -331,7 +333,9 @@ CLAIMS: tuple[Claim, ...] = (
           notes=("d = 1.5 > Δ = 1: ε-DP but strictly larger than the member d = 1/2 (compare); "
                  "every member d ∈ [0, Δ] on a coarse grid dominates it.  Theorem 2 needs "
                  "d ∈ [0, Δ].",),
-          scope=_p(reading="the printed form places no bound on d"),
+          scope=_x(reading="d > Δ: the printed form places no bound on d, but Theorem 1's "
+                           "construction (the family Theorem 2 is about) has d ∈ [0, Δ]; the "
+                           "lab's question, not the paper's reading"),
           refutation=Refutation(kind="false-statement")),
     Claim(id="thesis:sec-4.4-m0-d-relation",
           proof=Proof(kind="symbolic", argument=(

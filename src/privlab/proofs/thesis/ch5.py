@@ -356,8 +356,12 @@ CLAIMS: tuple[Claim, ...] = (
           statement="Table 5.5's values (Laplace vs refinement, uniform prior, f(D) = 0.5).",
           check=tb.check_table_55,
           notes=("All refinement columns and the Laplace variance agree; Laplace "
-                 "P(K ∈ [0, 1]) = 1 − e^{−ε/2} disagrees in all four rows (printed 0.607 at "
-                 "ε = 1 is P(K ∉ [0, 1]) = e^{−1/2}).",),
+                 "P(K ∈ [0, 1]) = 1 − e^{−ε/2} disagrees in all four rows.",
+                 "Reproduce before blaming: 144 readings of the Laplace column were tried "
+                 "(scale 1/ε, 2/ε, 1/(2ε), √2/ε; centre 0, ½, 1; six intervals; inside or "
+                 "outside — evidence laplace_column_readings): none reproduces more than one "
+                 "row (the best misses by 0.30).  The ε = 1 value 0.607 = e^{−1/2} = "
+                 "P(K ∉ [0, 1]) fits that row only."),
           scope=_p(),
           refutation=Refutation(kind="numeric")),
     Claim(id="thesis:sec-5.5.1", source=f"{F} §5.5.1",

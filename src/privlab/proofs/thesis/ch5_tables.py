@@ -181,6 +181,37 @@ def closed_form_55(eps: sp.Expr) -> dict[str, sp.Expr]:
             "refinement_u_size": p, "refinement_p_in_u": au * p}
 
 
+def laplace_column_readings() -> dict[str, Any]:
+    """Readings of Table 5.5's Laplace "P(K ∈ [0, 1])" column tried before calling it the
+    paper's error: Laplace centred at f(D) ∈ {0, ½, 1} with scale ∈ {1/ε, 2/ε, 1/(2ε), √2/ε}
+    (the variance column fixes 1/ε), the probability of being inside or outside each of six
+    intervals.  Returns the best reading (max absolute error over the four rows) and how many
+    rows each reading reproduces at the printed 3 decimals."""
+    import math
+
+    eps = [0.1, math.log(2), 1.0, 2.0]
+    printed = [float(PAPER_55[lab][1]) for lab, _ in EPS_55]
+
+    def cdf(x: float, b: float) -> float:
+        return 0.5 * math.exp(x / b) if x < 0 else 1 - 0.5 * math.exp(-x / b)
+
+    scales = {"1/ε": lambda e: 1 / e, "2/ε": lambda e: 2 / e, "1/(2ε)": lambda e: 1 / (2 * e),
+              "√2/ε": lambda e: math.sqrt(2) / e}
+    rows = []
+    for (sname, sc), centre, (lo, hi), side in __import__("itertools").product(
+            scales.items(), (0.0, 0.5, 1.0),
+            ((0, 1), (-1, 1), (0.25, 0.75), (-0.5, 0.5), (0, 2), (-1, 2)), ("in", "out")):
+        vals = [cdf(hi - centre, sc(e)) - cdf(lo - centre, sc(e)) for e in eps]
+        vals = vals if side == "in" else [1 - v for v in vals]
+        rows.append({"scale": sname, "centre": centre, "interval": [lo, hi], "side": side,
+                     "max_error": max(abs(v - p) for v, p in zip(vals, printed, strict=True)),
+                     "rows_matching": sum(round(v, 3) == p
+                                          for v, p in zip(vals, printed, strict=True))})
+    best = min(rows, key=lambda r: r["max_error"])
+    return {"readings_tried": len(rows), "best": best,
+            "most_rows_matched": max(r["rows_matching"] for r in rows)}
+
+
 def check_table_55() -> CheckResult:
     """Every printed cell under the one printed-number rule (privlab.proofs.printed)."""
     from privlab.proofs.printed import compare_table
@@ -208,6 +239,7 @@ def check_table_55() -> CheckResult:
         method=Method.EXACT, decided=code_ok, counterexample=bad or None,
         evidence={"rows": rows, "printed_rule": cmp, "code_agrees_with_closed_form": code_ok,
                   "exact_at_ln2": exact_ln2,
+                  "laplace_column_readings": laplace_column_readings(),
                   "refinement_columns_all_agree": all(
                       r[c]["rounding_agrees"] for r in rows for c in COLS_55[2:])})
 

@@ -4,7 +4,7 @@
 Evidence: :func:`privlab.verify.releases.mixed.certify_mixed` (the ε the lab establishes) and
 :func:`privlab.verify.releases.mixed_exact.check_mixed_exact` (exact loss over every
 substitution neighbour, laws enumerated).  Findings (small taxonomies of the lab's own — the
-papers' WordNet taxonomies were not found):
+papers' WordNet 2.1 taxonomies are rebuilt from WordNet 3.0 only for thesis:prop-9-wordnet):
 
 * thesis Algorithm 6.3 (no n/k factor, ε per attribute): each of the q clusters changes by one
   record and each draw spends up to ε, so the certificate is q·ε; exactly, n = 5, k = 2 on a

@@ -110,7 +110,8 @@ def table_4_4() -> Table:
                "ε = 1). Region [−z−βs, z+βs]: full shells by decreasing density, then part of "
                "the next shell (minimal volume); β by bisection at 40 digits.",
                "The printed β is the half-width over s, i.e. our β + z_j/s_j = β + 0.1 "
-               "(4.79 = 4.688 + 0.1; size 916.6 ≈ 40·4.79²); the printed 6.99 at 0.99 is "
+               "(4.79 ≈ 4.688 + 0.1; the printed size 916.6 = 40·4.787², the unrounded "
+               "half-width, while 40·4.79² = 917.76); the printed 6.99 at 0.99 is "
                "inconsistent with its own size (40·6.99² = 1954) and with the computed "
                "6.589 + 0.1 = 6.689: a typo for 6.69.",
                "The printed sizes are within 0.05 % of the exact ones but not at their printed "

@@ -30,20 +30,46 @@ separate question)."""
 
 
 @cache
+def _one_value_marginalities(taxonomy: str) -> tuple[Any, tuple[str, ...]]:
+    """δ(x, c) for every domain value x (rows) and concept c (columns): m([x], c)."""
+    import numpy as np
+
+    from privlab.mechanisms.microaggregation.taxonomy import project_taxonomy
+
+    t = project_taxonomy(taxonomy)
+    return np.array([t.marginality([x]) for x in t.domain], dtype=float), tuple(t.domain)
+
+
+@cache
 def worst_loss(epsilon: float, k: int, taxonomy: str = TAXONOMY) -> tuple[float, str, str]:
-    """The largest exact loss of one centroid draw over the pairs (a, b), with the pair."""
+    """The largest exact loss of one centroid draw over the pairs (a, b), with the pair.
+
+    m(S, c) is additive over S, so m([a]·k, c) = k·δ(a, c) and m([b] + [a]·(k − 1), c) =
+    (k − 1)·δ(a, c) + δ(b, c); the exponential mechanism's log-probabilities (numerically
+    stable log-softmax, as ``ExponentialCentroid.log_probabilities``) are computed for every b
+    at once."""
+    import numpy as np
+
     from privlab.mechanisms.microaggregation.semantic import ExponentialCentroid
     from privlab.mechanisms.microaggregation.taxonomy import project_taxonomy
 
     t = project_taxonomy(taxonomy)
     em = ExponentialCentroid(taxonomy=t, epsilon=epsilon, factor=1.0)
+    scale = epsilon / (2.0 * em.factor * em.delta_m)
+    one, domain = _one_value_marginalities(taxonomy)
+
+    def log_softmax(z: Any) -> Any:
+        top = z.max(axis=-1, keepdims=True)
+        return z - (top + np.log(np.exp(z - top).sum(axis=-1, keepdims=True)))
+
     best = (0.0, "", "")
-    for a in t.domain:
-        base = [a] * k
-        for b in t.domain:
-            loss = em.privacy_loss(base, [b] + [a] * (k - 1))
-            if loss > best[0]:
-                best = (loss, a, b)
+    for ia, a in enumerate(domain):
+        base = log_softmax(-scale * k * one[ia])
+        nb = log_softmax(-scale * ((k - 1) * one[ia][None, :] + one))
+        loss = np.abs(nb - base[None, :]).max(axis=1)
+        ib = int(np.argmax(loss))
+        if loss[ib] > best[0]:
+            best = (float(loss[ib]), a, domain[ib])
     return best
 
 

@@ -91,8 +91,12 @@ def _canonical(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def sweep(n: int, k: int, m: int, kind: str, grid: int | None = None,
-          limit: int = 20000) -> dict[str, Any]:
-    """Maxima (Fractions, in units of range) with a witness pair for each quantity.
+          limit: int = 20000, matching: bool = False) -> dict[str, Any]:
+    """Maxima (Fractions, in units of range) with a witness pair for each quantity:
+    ``centroids`` (ordered centroid lists, same cluster sizes), ``matching`` (only when asked:
+    the centroid lists' L1 distance under the best matching of clusters — the loss bound of a
+    shuffled release — with every pair attaining it, at most 512, in ``matching_witnesses``),
+    ``weighted``, ``aligned`` (record-aligned rows) and ``row`` (one row).
 
     Exact integer arithmetic: every value is a multiple of 1/grid and every centroid of
     1/(grid·s) for a cluster size s ≤ n, so all quantities are integers in units of
@@ -140,7 +144,19 @@ def sweep(n: int, k: int, m: int, kind: str, grid: int | None = None,
     da = np.abs(aligned[i] - aligned[j])
     dc = np.abs(cents[i] - cents[j])
     same = (sizes[i] == sizes[j]).all(axis=(1, 2))
+    # the shuffled release's loss bound: min over matchings of the centroid lists' L1 distance
+    # (ch6_shuffled); labels are cluster indices, a matching permutes those of one data set
+    used_i, used_j = (sizes[i] > 0).any(axis=2), (sizes[j] > 0).any(axis=2)  # (P, n)
+    match = np.full(i.size, np.iinfo(np.int64).max, dtype=np.int64)
+    for perm in itertools.permutations(range(n)) if matching else ():
+        pj = np.asarray(perm)
+        ok = (used_i == used_j[:, pj]).all(axis=1)
+        cost = np.abs(cents[i] - cents[j][:, pj, :]).sum(axis=(1, 2))
+        match = np.where(ok, np.minimum(match, cost), match)
+    same_q = used_i.sum(axis=1) == used_j.sum(axis=1)
+    match = np.where(same_q & (match < np.iinfo(np.int64).max), match, -den)
     vals = {"centroids": np.where(same, dc.sum(axis=(1, 2)), -den),
+            **({"matching": match} if matching else {}),
             "weighted": np.where(same, (dc * sizes[i]).sum(axis=(1, 2)), -den),
             "aligned": da.sum(axis=(1, 2)),
             "row": da.sum(axis=2).max(axis=1)}
@@ -149,6 +165,10 @@ def sweep(n: int, k: int, m: int, kind: str, grid: int | None = None,
         at = int(np.argmax(val))
         best[q] = (Fraction(int(val[at]), den), (int(i[at]), int(j[at]))
                    if val[at] >= 0 else None)
+    matching_pairs: list[tuple[int, int]] = []
+    if matching and match.max() >= 0:
+        top = np.flatnonzero(match == match.max())[:512]
+        matching_pairs = [(int(i[t]), int(j[t])) for t in top]
     leaks = {}
     for q, canon in (("partition", first), ("tuples", code)):
         diff = np.flatnonzero((canon[i] != canon[j]).any(axis=1))
@@ -166,5 +186,6 @@ def sweep(n: int, k: int, m: int, kind: str, grid: int | None = None,
             **{q: str(vq[0]) for q, vq in best.items()},
             **{f"{q}_float": float(vq[0]) for q, vq in best.items()},
             "witness": {q: pair(vq[1]) for q, vq in best.items()},
+            **({"matching_witnesses": [pair(ij) for ij in matching_pairs]} if matching else {}),
             "partition_changes": pair(leaks["partition"]),
             "tuple_pattern_changes": pair(leaks["tuples"])}
