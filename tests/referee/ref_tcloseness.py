@@ -736,6 +736,21 @@ def c_sec731():
               "Table 7.5 gives 11/6 > 1.5.")
 
 
+def c_sec731_without_i():
+    # Added for the ledger entry thesis:sec-7.3.1-add-remove: the alternative prior this
+    # referee already computed in c_sec731 (the marginal of D \ {I}, the release of the data
+    # set without I) against t on the thesis's Table 7.5.
+    sup = ["B1", "B2", "B3"]
+    cl = _table75()
+    t = F(3, 2)
+    rest = [v for c in cl for v in c]
+    rest.remove("B1")
+    alt = d_points(dist(cl[0], sup), dist(rest, sup))
+    return _r(alt <= t, "exact", "Table 7.5 (t = 1.5), I = a B1 record of P1",
+              {"view ratio (class of I vs marginal of D \\ {I})": str(alt), "t": str(t)},
+              "Under add/remove with each data set's own release as the view, the ratio is 11/6 > t.")
+
+
 def c_sec73_sub():
     sup = ["B1", "B2", "B3"]
     b = {v: "B1" if v <= 4 else ("B2" if v <= 8 else "B3") for v in range(1, 13)}
@@ -965,6 +980,7 @@ CLAIMS = {
     "thesis:sec-7.2.2-construction": c_construction,
     "thesis:sec-7.2.2-l-range": c_lrange,
     "thesis:sec-7.3.1": c_sec731,
+    "thesis:sec-7.3.1-add-remove": c_sec731_without_i,
     "thesis:sec-7.3-substitute": c_sec73_sub,
     "thesis:sec-7.3.2": c_sec732,
     "ins15:prop-1": c_ins15_prop1,

@@ -408,6 +408,56 @@ def check_ins15_prop_3(*, sizes: tuple[int, ...] = (2, 3, 4, 5, 6)) -> CheckResu
                        counterexample=cex)
 
 
+def check_add_remove_views(*, sizes: tuple[int, ...] = (2, 3, 4, 5, 6)) -> CheckResult:
+    """Thesis §7.3.1 under add/remove with each data set's own release as the view: D contains
+    I and is t-close; the neighbouring data set D ∖ {I} releases its own marginal, which is
+    the intruder's view of I when I is absent; with I present the view is I's class
+    distribution in D.  Exhaustive and exact over two classes of sizes in ``sizes`` and a binary
+    confidential attribute (every record as I): is max view ratio ≤ t = e^ε?"""
+    worst: tuple[F, dict[str, Any]] | None = None
+    above: tuple[F, dict[str, Any]] | None = None  # the worst case with t > 1 (ε > 0)
+    cases = 0
+    for e1 in sizes:
+        for e2 in sizes:
+            for a1 in range(e1 + 1):
+                for a2 in range(e2 + 1):
+                    t = _binary_t([(e1, a1), (e2, a2)])
+                    if t is None:
+                        continue
+                    n, a = e1 + e2, a1 + a2
+                    for i_is_a in (True, False):  # I in class 1, with value a or b
+                        if (a1 if i_is_a else e1 - a1) == 0:
+                            continue
+                        rest_a = a - (1 if i_is_a else 0)
+                        prior = (F(rest_a, n - 1), F(n - 1 - rest_a, n - 1))
+                        post = (F(a1, e1), F(e1 - a1, e1))
+                        pairs = [(x, y) for x, y in zip(post, prior, strict=True) if x or y]
+                        ratio = None if any(not x or not y for x, y in pairs) else max(
+                            max(x / y, y / x) for x, y in pairs)
+                        cases += 1
+                        if ratio is None:
+                            score, ratio_txt = F(10**9), "∞"
+                        else:
+                            score, ratio_txt = ratio / t, ratio
+                        row = {"class_sizes": (e1, e2), "counts of a": (a1, a2),
+                               "I's value": "a" if i_is_a else "b", "t": t,
+                               "view ratio": ratio_txt, "ratio over t": score}
+                        if worst is None or score > worst[0]:
+                            worst = (score, row)
+                        if t > 1 and (above is None or score > above[0]):
+                            above = (score, row)
+    assert worst is not None
+    ok = worst[0] <= 1
+    return CheckResult(holds=ok, claim="exp(ε)-closeness bounds I's view under add/remove when "
+                       "the absent case releases the marginal of D ∖ {I}",
+                       value=worst[1]["view ratio"], method=Method.EXHAUSTIVE,
+                       evidence={"cases": cases, "class_sizes": list(sizes),
+                                 "worst": worst[1],
+                                 "worst_with_t_above_1": None if above is None else above[1]},
+                       counterexample=None if ok else {
+                           **worst[1], "with t > 1": None if above is None else above[1]})
+
+
 def check_informed_intruder(*, unknown: int = 1) -> CheckResult:
     """Thesis §7.3.2: knowing k−1 values of I's Anatomy class pins I's value: posterior is a
     point mass, at distance ∞ from the prior (t-closeness ⇏ DP for informed intruders)."""

@@ -152,6 +152,26 @@ CLAIMS: tuple[Claim, ...] = (
           mutants=(Mutant(kind="factor",
               description="posterior/prior claimed ≤ t/2 (not t)",
               check=lambda: ck.check_uninformed_add_remove(shrink=0.5)),)),
+    Claim(id="thesis:sec-7.3.1-add-remove", source=f"{F} §7.3.1 (add/remove, each data set's "
+          "own release)",
+          statement="For an uninformed intruder, exp(ε)-closeness implies ε-DP under add/remove: "
+                    "I's view when I ∈ D (its class distribution) and when I ∉ D (the marginal "
+                    "the data set without I releases) differ by at most e^ε.",
+          check=ck.check_add_remove_views,
+          notes=("thesis:sec-7.3.1 compares I's class with the marginal of the same D, which "
+                 "contains I — a restatement of t-closeness.  Here the absent case is the "
+                 "neighbouring data set D ∖ {I}, whose release shows the marginal without I: "
+                 "removing I moves the marginal, and the ratio exceeds t.  Exhaustive over two "
+                 "classes of 2–6 records and a binary attribute, every record as I (exact "
+                 "Fractions); the referee finds 11/6 > t = 3/2 on the thesis's Table 7.5."),
+          scope=_p(neighbour=AR, release="set",
+                   reading="I ∈ D vs I ∉ D, each data set's own release as the intruder's view "
+                           "(the marginal of D ∖ {I} when I is absent)"),
+          params=(Param(name="t", lo=1, lo_closed=True, boundary=(1,)),),
+          refutation=Refutation(kind="privacy", loss="ln(11/6) at t = 1; ln 2 at t = 11/10",
+                                weakest="two classes of 6 records, one value a in each",
+                                paper_parameters="Table 7.5 (t = 1.5): 11/6 > 1.5"),
+          mutants=()),
     Claim(id="thesis:sec-7.3-substitute", source=f"{F} §7.3 (neighbours by substitution)",
           statement="exp(ε)-closeness implies ε-DP also when both neighbouring data sets "
                     "contain I (substitution).",
