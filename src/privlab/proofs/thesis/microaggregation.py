@@ -370,7 +370,10 @@ def check_table_3_10_order(*, best: str = "IR-SWAP") -> CheckResult:
 def check_table_3_11() -> CheckResult:
     return CheckResult(holds=False, decided=False, claim="Table 3.11 (EIA) observations",
                        method=Method.NUMERIC,
-                       evidence={"reason": "the EIA data set is not available to the lab"})
+                       evidence={"reason": "not computed yet: the lab has no EIA run (eia.csv "
+                                           "is in ../shared/data since 2026-11-27; the thesis "
+                                           "does not say which EIA attributes are "
+                                           "confidential)"})
 
 
 def _small_groups() -> CheckResult:
@@ -532,9 +535,14 @@ CLAIMS: tuple[Claim, ...] = (
               check=lambda: check_table_3_10_order(best="MDAV-ID")),)),
     Claim(id="thesis:sec-3.4.2-table-3.11", source=f"{F} §3.4.2 Table 3.11",
           statement="On EIA, MDAV-SWAP beats MDAV-ID and IR-SWAP is best.",
-          check=check_table_3_11, notes=("EIA data set not available: inconclusive.",),
+          check=check_table_3_11,
+          notes=("Inconclusive: the lab has not computed the EIA run yet (the data set is "
+                 "available; the confidential attributes must be chosen — the thesis does not "
+                 "name them).  The independent referee's reading (first five energy attributes "
+                 "quasi-identifiers, last five confidential) finds the printed table "
+                 "contradicting the sentence and its re-run agreeing (tests/referee).",),
           scope=_p(domain="EIA data set"),
-          data="EIA (not in ../shared/data)",
+          data="eia.csv",
           covers=("thesis:Table 3.11",)),
 )
 
