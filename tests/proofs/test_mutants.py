@@ -133,7 +133,18 @@ def _mutant_cases(slow: bool) -> list[tuple[str, Mutant]]:
                          ids=lambda x: x if isinstance(x, str) else "")
 def test_each_mutant_is_refuted_by_its_checker(cid: str, mutant: Mutant) -> None:
     rows = run_mutants(Claim(id=cid, source="", statement="", check=None, mutants=(mutant,)))
+    if rows[0]["status"] == "inconclusive" and _data_missing(cid):
+        pytest.skip(f"{cid} needs {default_ledger().get(cid).data}, absent here")
     assert rows[0]["status"] == "refuted", rows
+
+
+def _data_missing(cid: str) -> bool:
+    """The real data set (file or folder) a claim depends on is not in the data directory."""
+    from privlab._data import data_dir
+
+    name = default_ledger().get(cid).data
+    d = data_dir()
+    return name is not None and (d is None or not (d / name).exists())
 
 
 @pytest.mark.slow
