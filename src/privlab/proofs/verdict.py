@@ -35,8 +35,8 @@ import attrs
 from privlab.proofs.parameters import paper_values
 from privlab.types import UNCLASSIFIED, CheckResult, Claim, Status, status_of
 
-BOUNDED = ("bounded check: exact on the finite instances listed in the evidence; the universal "
-           "statement is confirmed, not verified")
+BOUNDED = ("bounded check: decided on the instances listed in the evidence, with no proof object "
+           "for the whole domain; the universal statement is confirmed, not verified")
 DATA_UNAVAILABLE = "data unavailable"
 NOT_ABLE_TO_FAIL = "able to fail not shown"
 IMPLIED = "check implied by its premises"

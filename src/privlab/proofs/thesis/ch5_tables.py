@@ -16,6 +16,7 @@ on an independent route — sympy closed forms:
 
 from __future__ import annotations
 
+import itertools
 import math
 from fractions import Fraction
 from typing import Any
@@ -198,7 +199,7 @@ def laplace_column_readings() -> dict[str, Any]:
     scales = {"1/ε": lambda e: 1 / e, "2/ε": lambda e: 2 / e, "1/(2ε)": lambda e: 1 / (2 * e),
               "√2/ε": lambda e: math.sqrt(2) / e}
     rows = []
-    for (sname, sc), centre, (lo, hi), side in __import__("itertools").product(
+    for (sname, sc), centre, (lo, hi), side in itertools.product(
             scales.items(), (0.0, 0.5, 1.0),
             ((0, 1), (-1, 1), (0.25, 0.75), (-0.5, 0.5), (0, 2), (-1, 2)), ("in", "out")):
         vals = [cdf(hi - centre, sc(e)) - cdf(lo - centre, sc(e)) for e in eps]
