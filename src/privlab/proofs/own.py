@@ -3,7 +3,9 @@
 
 * ``privlab:safe-mode-dp`` — the floating-point-safe release mode samples integer noise on a
   power-of-two grid whose pmf is ε-DP for the grid-rounded sensitivity, decided exhaustively on
-  the exact (Fraction) pmf ratios, for a grid of parameters (docs/threat-model.md).
+  the exact (Fraction) pmf ratios, for a grid of parameters (docs/threat-model.md): ε from the
+  smallest rate safe mode represents (2⁻²⁰) to the staircase's largest (700), and Laplace
+  beyond; Δ ∈ {1, 2.5}; d/Δ from 0 to 1.
 * ``privlab:checker-refutes-controls`` — the exact DP checker refutes every broken control with
   a concrete pair (x, x + δ) and accepts the correct laws, over a grid of ε and d.
 * ``privlab:fast-sampler-is-inverse-cdf`` — ``Staircase.sample`` equals, bit for bit, the
@@ -15,19 +17,36 @@ from __future__ import annotations
 from typing import Any
 
 from privlab.proofs.setting import OWN, _x
-from privlab.types import CheckResult, Claim, Method, Mutant, Proof
+from privlab.types import CheckResult, Claim, Method, Mutant, Param, Proof
 
 EPS_GRID = (0.1, 0.5, 1.0, 2.0, 5.0)
 D_GRID = (0.0, 0.25, 0.5, 1.0)
 
+SAFE_EPS_MIN = 2.0**-20
+"""The smallest rate safe mode represents (a smaller ε raises; safe.MAX_DENOMINATOR)."""
+SAFE_EPS_STAIRCASE_MAX = 700.0
+"""The largest rate the staircase accepts (staircase.RATE_RANGE); Laplace accepts more."""
+SAFE_EPS = (SAFE_EPS_MIN, *EPS_GRID, SAFE_EPS_STAIRCASE_MAX)
+"""ε of both safe laws: the two ends of the staircase's range and the lab's usual values."""
+SAFE_EPS_LAPLACE_ONLY = (1e6,)
+"""ε beyond the staircase's range, for Laplace only."""
+SAFE_SENSITIVITIES = (1.0, 2.5)
+SAFE_D_RATIOS = (0.0, 0.25, 0.3, 0.5, 1.0)
+"""d/Δ of the staircase members: both ends of [0, Δ], dyadic points and 0.3 (d not a multiple
+of the grid Λ, so D = ⌊d/Λ⌋ rounds)."""
+
 
 def _laws() -> list[Any]:
+    """The laws :func:`check_safe_mode_dp` runs: Laplace for every ε of :data:`SAFE_EPS` and
+    :data:`SAFE_EPS_LAPLACE_ONLY`, the staircase for every ε of :data:`SAFE_EPS` and d/Δ of
+    :data:`SAFE_D_RATIOS`, each at every Δ of :data:`SAFE_SENSITIVITIES`."""
     from privlab.mechanisms.noise.laplace import Laplace
     from privlab.mechanisms.noise.staircase import Staircase
 
-    out: list[Any] = [Laplace(epsilon=e) for e in EPS_GRID]
-    out += [Staircase(epsilon=e, d=d) for e in EPS_GRID for d in D_GRID]
-    out += [Staircase.optimal(e, 2.5, "ci95") for e in EPS_GRID]
+    out: list[Any] = [Laplace(epsilon=e, sensitivity=s) for s in SAFE_SENSITIVITIES
+                      for e in (*SAFE_EPS, *SAFE_EPS_LAPLACE_ONLY)]
+    out += [Staircase(epsilon=e, sensitivity=s, d=r * s) for s in SAFE_SENSITIVITIES
+            for e in SAFE_EPS for r in SAFE_D_RATIOS]
     return out
 
 
@@ -134,12 +153,20 @@ CLAIMS: tuple[Claim, ...] = (
           statement="release(mode='safe') samples discrete noise that is ε-DP for the "
                     "sensitivity rounded up to the grid (exact pmf ratios).",
           check=check_safe_mode_dp,
-          notes=(f"Laplace and staircase over ε ∈ {EPS_GRID}, d ∈ {D_GRID}, Δ = 1, and the "
-                 "ci95-optimal member for Δ = 2.5; every ratio of neighbouring pmf values is "
-                 "compared exactly as Fractions (exhaustive over the finite set of ratios).",),
+          notes=("Laplace and staircase over ε ∈ {2⁻²⁰, 0.1, 0.5, 1, 2, 5, 700} (Laplace also "
+                 "at 10⁶, beyond the staircase's range), Δ ∈ {1, 2.5}, staircase d/Δ ∈ {0, ¼, "
+                 "0.3, ½, 1}; every ratio of neighbouring pmf values is compared exactly as "
+                 "Fractions (exhaustive over the finite set of ratios).",),
           bounded=True,
-          scope=_x(neighbour="n/a", domain="ε ∈ {0.1, 0.5, 1, 2, 5}, d ∈ {0, ¼, "
-                   "½, 1}, Δ ∈ {1, 2.5}", reading=OWN),
+          scope=_x(neighbour="n/a", domain="ε ∈ {2⁻²⁰, 0.1, 0.5, 1, 2, 5, 700} "
+                   "(Laplace also 10⁶), d/Δ ∈ {0, ¼, 0.3, ½, 1}, Δ ∈ {1, 2.5}",
+                   reading=OWN),
+          params=(Param(name="epsilon", lo=SAFE_EPS_MIN, lo_closed=True,
+                        boundary=(SAFE_EPS_MIN, SAFE_EPS_STAIRCASE_MAX),
+                        grid=(*SAFE_EPS, *SAFE_EPS_LAPLACE_ONLY)),
+                  Param(name="sensitivity", lo=0, grid=SAFE_SENSITIVITIES),
+                  Param(name="d/Δ", lo=0, hi=1, lo_closed=True, hi_closed=True,
+                        boundary=(0.0, 1.0), grid=SAFE_D_RATIOS)),
           mutants=(Mutant(kind="factor",
               description="safe-mode staircase(ε=1, d=½) claimed (ε/2)-DP",
               check=_safe_at_smaller_epsilon),)),

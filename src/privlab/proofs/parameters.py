@@ -24,6 +24,11 @@ PAPER_PARAMETERS: Mapping[str, Mapping[str, tuple[float, ...]]] = {
         "k": (1, 2, 5, 11, 12, 15, 25, 30, 100, 300),
         # Δf = 1 throughout ch.4's tables and figures.
         "sensitivity": (1.0,),
+        # ch.5 Figs 5.2-5.3: (ln 2, 0.2)-differential privacy (lines 2750, 2769).
+        "delta": (0.2,),
+        # ch.7 Fig. 7.5 / Table 7.5 (1.5-closeness, lines 5072, 5086, 5104); Figs 7.6-7.7
+        # (2-closeness, lines 5118-5134).
+        "t": (1.5, 2.0),
     },
     "vldb14": {
         # §5 (ε ∈ {0.01, 0.1, 1, 10}, line 470); k between 2 and 100 (Census) / 500 (Adult);

@@ -120,9 +120,16 @@ def proved(claim: Claim) -> bool:
     return all(p.grid is None for p in claim.params)
 
 
+def _values_text(grid: tuple[Any, ...], most: int = 12) -> str:
+    """``{a, b, c}``; a grid longer than ``most`` as its first and last values and its size."""
+    if len(grid) <= most:
+        return "{" + ", ".join(map(str, grid)) + "}"
+    head, tail = ", ".join(map(str, grid[:8])), ", ".join(map(str, grid[-2:]))
+    return f"{{{head}, …, {tail}}} ({len(grid)} values)"
+
+
 def _grid_text(claim: Claim) -> str:
-    parts = [f"{p.name} ∈ {{{', '.join(map(str, p.grid))}}}" for p in claim.params
-             if p.grid is not None]
+    parts = [f"{p.name} ∈ {_values_text(p.grid)}" for p in claim.params if p.grid is not None]
     return f" (grid: {'; '.join(parts)})" if parts else ""
 
 

@@ -8,11 +8,13 @@ Readings: §6.2's count rule is garbled in extraction ("at most ⌈e_i p_i t⌉ 
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from privlab.proofs.lazyref import lazy_module
 from privlab.proofs.setting import SUB, _p, _priv, _x
+from privlab.proofs.tcloseness import grids as gr
 from privlab.proofs.thesis.ch7_mutants import _prop_10_one_sided
 from privlab.types import Claim, Mutant, Param, Proof, Refutation
 
@@ -25,6 +27,11 @@ else:
 
 F = "002_06f1c381d8beeaa3.txt"
 
+PROP1_EPS = tuple(sorted({gr.eps_float(s) for _, _, s in gr.PROP1_CASES}))
+"""ε of the Proposition 1 rows (ins15 has no experiments, so no registry of ε)."""
+DERIVED_EPS = tuple(math.log(r) for r in gr.PROP1_DERIVED_R)
+DERIVED_SIZES = tuple(range(1, gr.PROP1_DERIVED_N_MAX + 1))
+
 CLAIMS: tuple[Claim, ...] = (
     Claim(id="ins15:prop-1", source=f"{F} §4 Proposition 1",
           statement="If Z is ε-DP on the confidential attribute, X' is stochastically t-close "
@@ -34,18 +41,39 @@ CLAIMS: tuple[Claim, ...] = (
                  "|E| = 2 records at 0 and the others at 1 has exact t = 9/5 > 8/5 (printed). "
                  "Laplace and staircase reach the same exact t (table ins15-prop1).  The "
                  "proof derives (|E| + (N − |E|)e^ε)/N and loses a record in its last line; "
-                 "see ins15:prop-1-derived.",),
-          scope=_p(neighbour=SUB),
+                 "see ins15:prop-1-derived.",
+                 "The printed t is below the exact t on every row of table ins15-prop1, the "
+                 "boundary cases included: |E| = 1, |E| = N (one class: exact t = 1, printed "
+                 "1 − e^ε/N), N = 1 and ε = 0 (randomized response)."),
+          scope=_p(neighbour=SUB,
+                   domain="(N, |E|, ε) ∈ {(10, 2, ln 2), (10, 2, 1), (20, 5, 0.5), (6, 3, 2), "
+                          "(10, 1, ln 2), (10, 10, ln 2), (1, 1, ln 2), (10, 2, 0)}; "
+                          "1 ≤ |E| ≤ N"),
+          params=(Param(name="epsilon", lo=0, lo_closed=True, boundary=(0,), grid=PROP1_EPS),
+                  Param(name="N", lo=1, lo_closed=True, integer=True, boundary=(1,),
+                        grid=tuple(sorted({n for n, _, _ in gr.PROP1_CASES}))),
+                  Param(name="|E|", lo=1, lo_closed=True, integer=True, boundary=(1,),
+                        grid=tuple(sorted({e for _, e, _ in gr.PROP1_CASES})))),
           refutation=_priv("t = 9/5 instead of the printed 8/5", "e^ε = 2, N = 10, |E| = 2",
                            "not checked against the paper's experiments")),
     Claim(id="ins15:prop-1-derived", source=f"{F} §4 proof of Proposition 1",
           statement="t = max_E (|E| + (N − |E|)e^ε)/N bounds the exact stochastic t and is "
                     "attained.",
           check=ck.check_ins15_prop_1_derived,
-          notes=("Exact on 300 random randomized-response instances (ratio ≤ 1) and attained "
-                 "by the extremal instance; the tightest bound privlab can state.  Not "
-                 "proved for every mechanism (confirmed).",),
-          scope=_x(neighbour=SUB, reading="privlab's derived bound"),
+          notes=("Randomized response, exact: attained on the extremal instance (the class at "
+                 "one value, the rest at the other; one class when |E| = N) for every "
+                 "e^ε ∈ {1, 11/10, 3/2, 2, 3, 10, 100}, N = 1 … 12 and |E| = 1 … N, and "
+                 "never exceeded there nor on three random data sets per e^ε and N; the "
+                 "tightest bound privlab can state.  Not proved for every mechanism "
+                 "(confirmed).",),
+          scope=_x(neighbour=SUB, reading="privlab's derived bound",
+                   domain="randomized response, e^ε ∈ {1, 11/10, 3/2, 2, 3, 10, 100}, "
+                          "1 ≤ |E| ≤ N ≤ 12"),
+          params=(Param(name="epsilon", lo=0, lo_closed=True, boundary=(0,), grid=DERIVED_EPS),
+                  Param(name="N", lo=1, lo_closed=True, integer=True, boundary=(1,),
+                        grid=DERIVED_SIZES),
+                  Param(name="|E|", lo=1, lo_closed=True, integer=True, boundary=(1,),
+                        grid=DERIVED_SIZES)),
           mutants=(Mutant(kind="factor",
               description="the derived bound claimed 10 % smaller",
               check=lambda: ck.check_ins15_prop_1_derived(shrink=Fraction(9, 10))),)),
@@ -78,17 +106,29 @@ CLAIMS: tuple[Claim, ...] = (
                  "differ in one record of I's class, both are t-close with t = e^{ε/2}; I's "
                  "views (its class's distribution in D1 and in D2) can differ by more than t² "
                  "= e^ε because the proof's case (iv) uses one 'whole table' for both while "
-                 "neighbours have different marginals.  Exhaustive over two classes of 2–6 "
-                 "records and a binary attribute (exact Fractions).",
+                 "neighbours have different marginals.  For each t = e^{ε/2} of the grid, "
+                 "exhaustive over one class or two classes of 2–6 records and a binary "
+                 "attribute (exact Fractions): refuted at t = 1 (one class of 3 records, "
+                 "ratio 2 > t² = 1), 11/10 and 5/4 (ratio 2 > 25/16).",
+                 "At ins15's example values t = 1.5 and t = 2 (and t = 3) this family finds "
+                 "no violation: with the partition fixed and one value flipped, a count c ≥ 1 "
+                 "moves by one, so the view ratio never exceeds 2 ≤ t².",
                  "Comparing two classes of one release (the check used before) only restates "
                  "t-closeness: each class is t-close to the same marginal."),
           scope=_p(neighbour="both", release="set",
+                   domain="t = e^{ε/2} ∈ {1, 11/10, 5/4, 3/2, 2, 3}; one class or two "
+                          "classes of 2–6 records, binary attribute",
                    reading="case (iv): I in both data sets, one other record of I's class "
                            "substituted; 'the assumptions' = uninformed intruder whose prior "
                            "is each data set's released marginal"),
-          refutation=Refutation(kind="privacy", loss="ln 2 = 1.55·ε at t = 5/4",
-                                weakest="classes of 3 and 2 records, binary attribute",
-                                paper_parameters="n/a (ins15 has no experiments; any t > 1)"),
+          params=(Param(name="t", lo=1, lo_closed=True, registry="t", boundary=(1,),
+                        grid=gr.PROP3_TS),),
+          refutation=Refutation(kind="privacy",
+                                loss="ln 2 at t = 1 (ε = 0); ln 2 = 1.55·ε at t = 5/4",
+                                weakest="one class of 3 records (t = 1); classes of 3 and 2 "
+                                        "records (t = 5/4), binary attribute",
+                                paper_parameters="not at ins15's example values t = 1.5, 2: "
+                                                 "there the family's view ratio 2 ≤ t²"),
           mutants=()),
     Claim(id="ins15:sec-6.1-buckets", source=f"{F} §6.1",
           statement="t·b_i/N + (1/t)(1 − b_i/N) = 1 gives b_i = N/(t + 1).",

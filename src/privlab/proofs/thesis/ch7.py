@@ -11,15 +11,18 @@ Readings of the extracted text (formulas garbled by extraction):
 
 Checks in :mod:`privlab.proofs.tcloseness.checks`, tables in
 :mod:`privlab.proofs.tcloseness.tables`; the construction is
-:mod:`privlab.mechanisms.tcloseness.bucketization`.
+:mod:`privlab.mechanisms.tcloseness.bucketization`.  The grids of the quantified parameters
+(``params=``) are the tuples of :mod:`privlab.proofs.tcloseness.grids` the checks iterate over.
 """
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from privlab.proofs.lazyref import lazy_module
 from privlab.proofs.setting import AR, SUB, _p, _priv, _x
+from privlab.proofs.tcloseness import grids as gr
 from privlab.proofs.thesis.ch7_mutants import _one_sided, _prop_10_one_sided
 from privlab.types import Claim, Mutant, Param, Proof, Refutation
 
@@ -32,15 +35,29 @@ else:
 
 F = "000_65177858bc9aa63c.txt"
 
+K_ALG71 = Param(name="k", lo=1, lo_closed=True, integer=True, registry="k", boundary=(1,),
+                grid=gr.ALG71_K_GRID)
+"""k of Algorithm 7.1: every k ≤ 60 and the thesis's k = 100, 300 (k = 1: singletons)."""
+N_ALG71 = Param(name="N", lo=1, lo_closed=True, integer=True, boundary=(1,),
+                grid=gr.ALG71_N_GRID)
+T_SWEEP = Param(name="t", lo=1, lo_closed=True, registry="t", boundary=(1,), grid=gr.SWEEP_TS)
+"""t of the §7.2.2 sweeps: t ≥ 1 (Definition 15's distance; §7.2.1 names 1-closeness)."""
+CONSTRUCTION_N, CONSTRUCTION_L = gr.construction_grid()
+EPS_73 = Param(name="epsilon", lo=0, lo_closed=True, registry="epsilon", boundary=(0,),
+               grid=tuple(gr.eps_float(e) for e in gr.SEC73_EPS))
+"""ε of §7.3 (t = e^ε ≥ 1): the boundary ε = 0 is 1-closeness."""
+
 CLAIMS: tuple[Claim, ...] = (
     Claim(id="thesis:alg-7.1", source=f"{F} §7.1.1 Algorithm 7.1",
           statement="Algorithm 7.1 partitions D into classes of at least k records taken "
                     "contiguously in the order of C.",
           check=ck.check_alg_7_1,
-          notes=("Exhaustive over N ≤ 60 and every k ≤ N: sizes always lie in [k, 2k − 1] "
-                 "(after the loop k ≤ |O| < 3k).",),
+          notes=("Exhaustive over N ≤ 60 with every k ≤ N, and N = k … 5k for the thesis's "
+                 "k = 100 and 300 (zero and one round of the loop, both branches after it): "
+                 "sizes always lie in [k, 2k − 1] (after the loop k ≤ |O| < 3k).",),
           bounded=True,
-          scope=_p(domain="N ≤ 60, 1 ≤ k ≤ N"),
+          scope=_p(domain="1 ≤ k ≤ N: every N ≤ 60; N = k … 5k for k ∈ {100, 300}"),
+          params=(K_ALG71, N_ALG71),
           mutants=(Mutant(kind="constant",
                           description="Algorithm 7.1 classes claimed ≤ 2k − 2 records",
                           check=lambda: ck.check_alg_7_1(max_offset=2)),)),
@@ -50,9 +67,15 @@ CLAIMS: tuple[Claim, ...] = (
           check=ck.check_alg_7_1_optimal,
           notes=("Refuted for the SSE reading: values (0, 1, 2, 3, 100), k = 2 — Algorithm 7.1 "
                  "gives {0,1},{2,3,100} (SSE 6338.5), the optimum {0,1,2},{3,100} has SSE "
-                 "4706.5 (dynamic programme over contiguous classes of k … 2k−1).  The "
-                 "algorithm fixes every class but the last at exactly k records.",),
-          scope=_p(reading="'optimal partitioning' = minimum within-class SSE"),
+                 "4706.5 (exact dynamic programme over contiguous classes of k … 2k−1).  The "
+                 "algorithm fixes every class but the last at exactly k records.",
+                 "The same instance scaled (0, 1, …, 2k − 1 and 25k²) refutes it at every "
+                 "k ≥ 2 of the grid (the thesis's k = 2 … 300, ch.7's 3 and 4); at k = 1 the "
+                 "algorithm's singletons have SSE 0, the least possible."),
+          scope=_p(domain="N = 2k + 1 (0, 1, …, 2k − 1 and 25k²) for each k of the grid",
+                   reading="'optimal partitioning' = minimum within-class SSE"),
+          params=(Param(name="k", lo=1, lo_closed=True, integer=True, registry="k",
+                        boundary=(1,), grid=gr.ALG71_OPT_K),),
           refutation=Refutation(kind="false-statement")),
     Claim(id="thesis:def-15", source=f"{F} §7.2 Definition 15",
           statement="d(D1, D2) = max_S max{P1(S)/P2(S), P2(S)/P1(S)} with 0/0 = 0, x/0 = ∞.",
@@ -116,14 +139,21 @@ CLAIMS: tuple[Claim, ...] = (
           check=ck.check_construction,
           notes=("privlab's construction (printed counts when they add up, else the exact "
                  "integer solution; fewer buckets when b = ⌈t⌉ + 1 admits none): every "
-                 "release over N ≤ 60, t ∈ {1.2 … 5}, all l verified exactly t-close and "
-                 "k-anonymous; every refusal confirmed infeasible by max-flow for each b.",),
+                 "release over N = b² … 60, t ∈ {1, 1.2, 1.5, 2, 2.5, 3, 4, 5}, all l "
+                 "verified exactly t-close and k-anonymous; every refusal confirmed infeasible "
+                 "by max-flow for each b.",),
           scope=_x(release="set", reading="privlab's repaired "
                    "construction (printed counts when they add up, else "
                    "the exact integer solution); 'whenever one exists': whenever a partition "
                    "with §7.2.2's buckets (or fewer) and l classes exists — not any t-close "
                    "partition (one class of all N records is always 1-close); the printed rule "
-                   "is thesis:sec-7.2.2-count-rules"),
+                   "is thesis:sec-7.2.2-count-rules",
+                   domain="t ∈ {1, 1.2, 1.5, 2, 2.5, 3, 4, 5}, N = b² … 60, l = 1 … ⌊N/b²⌋"),
+          params=(T_SWEEP,
+                  Param(name="N", lo=4, lo_closed=True, integer=True, boundary=(4,),
+                        grid=CONSTRUCTION_N),
+                  Param(name="l", lo=1, lo_closed=True, integer=True, boundary=(1,),
+                        grid=CONSTRUCTION_L)),
           covers=("thesis:Table 7.5",),
           mutants=(Mutant(kind="constant",
               description="the construction's releases claimed (t − 1/10)-close",
@@ -131,27 +161,38 @@ CLAIMS: tuple[Claim, ...] = (
     Claim(id="thesis:sec-7.2.2-l-range", source=f"{F} §7.2.2",
           statement="l ranges over 1 … ⌊N/(t+1)²⌋ (from k ≥ t + 1).",
           check=ck.check_l_range,
-          notes=("Necessity checked exactly: for l = ⌊N/b²⌋ + 1 no partition exists "
-                 "(N ≤ 80, t ∈ {1, 2, 3, 4}).",),
-          scope=_p(domain="N ≤ 80, t ∈ {1, 2, 3, 4}"),
+          notes=("Necessity checked exactly: for l = ⌊N/(t+1)²⌋ + 1 no partition into b·l "
+                 "t-close classes exists (max-flow), N = ⌈(t+1)²⌉ … 80, t ∈ {1, 1.2, 1.5, 2, "
+                 "2.5, 3, 4, 5}.",),
+          scope=_p(domain="N = ⌈(t+1)²⌉ … 80, t ∈ {1, 1.2, 1.5, 2, 2.5, 3, 4, 5}",
+                   reading="'ranges over' checked as: the upper end is necessary (l = "
+                           "⌊N/(t+1)²⌋ + 1 admits no partition); b = t + 1 buckets for integer "
+                           "t, b = ⌈t⌉ + 1 otherwise (Table 7.5: t = 1.5, three buckets)"),
+          params=(T_SWEEP,
+                  Param(name="N", lo=4, lo_closed=True, integer=True, boundary=(4,),
+                        grid=gr.l_range_grid())),
           mutants=(Mutant(kind="constant",
-              description="l = ⌊N/b²⌋ (not + 1) claimed infeasible",
+              description="l = ⌊N/(t+1)²⌋ (not + 1) claimed infeasible",
               check=lambda: ck.check_l_range(offset=0)),)),
     Claim(id="thesis:sec-7.3.1", source=f"{F} §7.3.1 (uninformed intruder, add/remove)",
           statement="For an uninformed intruder, exp(ε)-closeness implies ε-DP: I's posterior "
                     "(the class distribution) differs from the prior by at most e^ε.",
           check=ck.check_uninformed_add_remove,
           notes=("The case I ∈ D vs I ∉ D with the prior fixed (the marginal): posterior/prior "
-                 "≤ t exactly on 60 constructed releases — a restatement of t-closeness.",),
+                 "≤ e^ε exactly on releases built at a rational t ≤ e^ε (N = 4, 7, …, 58; the "
+                 "most buckets that admit a partition) for every ε of the grid — a "
+                 "restatement of t-closeness.",),
           scope=_p(neighbour=AR, release="set",
+                   domain="ε ∈ {0, 0.01, 0.1, 0.5, ln 1.5, ln 2, 1, ln 3, ln 5, 2, 10}",
                    reading="I ∈ D vs I ∉ D; the prior is the released marginal of the whole "
                            "D (which contains I), the posterior I's class distribution"),
+          params=(EPS_73,),
           premise_implies=("posterior/prior ≤ t is Definition 15's distance between I's class "
                            "and the released marginal, which the releases are built to keep "
                            "≤ t: the check restates t-closeness"),
           mutants=(Mutant(kind="factor",
               description="posterior/prior claimed ≤ t/2 (not t)",
-              check=lambda: ck.check_uninformed_add_remove(shrink=0.5)),)),
+              check=lambda: ck.check_uninformed_add_remove(shrink=Fraction(1, 2))),)),
     Claim(id="thesis:sec-7.3.1-add-remove", source=f"{F} §7.3.1 (add/remove, each data set's "
           "own release)",
           statement="For an uninformed intruder, exp(ε)-closeness implies ε-DP under add/remove: "
@@ -163,7 +204,7 @@ CLAIMS: tuple[Claim, ...] = (
                  "neighbouring data set D ∖ {I}, whose release shows the marginal without I: "
                  "removing I moves the marginal, and the ratio exceeds t.  Exhaustive over two "
                  "classes of 2–6 records and a binary attribute, every record as I (exact "
-                 "Fractions); the referee finds 11/6 > t = 3/2 on the thesis's Table 7.5."),
+                 "Fractions); the referee finds 11/6 > t = 3/2 on the thesis's Table 7.5.",),
           scope=_p(neighbour=AR, release="set",
                    reading="I ∈ D vs I ∉ D, each data set's own release as the intruder's view "
                            "(the marginal of D ∖ {I} when I is absent)"),
@@ -179,11 +220,18 @@ CLAIMS: tuple[Claim, ...] = (
           notes=("Refuted: I's views in two t-close releases can be two classes E1, E2 with "
                  "Q_E1(B1)/Q_E2(B1) = t² (Table 7.6, and the construction on N = 36, t = 2 "
                  "reaches 4).  This is ins15's case (iv), which is why ins15 Proposition 3 "
-                 "asks exp(ε/2)-closeness.",),
+                 "asks exp(ε/2)-closeness.",
+                 "Every ε > 0 of the grid (the thesis's 0.01 … 10) has an exact witness: two "
+                 "classes of m records with c and m − c of one value, marginal (½, ½), "
+                 "t = m/(2(m − c)) ≤ e^ε and Q_E1/Q_E2 = c/(m − c) > e^ε, the smallest such m "
+                 "found exactly.  At ε = 0 it holds: 1-closeness makes every class equal to "
+                 "the marginal."),
           scope=_x(neighbour=SUB, release="set",
+                   domain="ε ∈ {0, 0.01, 0.1, 0.5, ln 1.5, ln 2, 1, ln 3, ln 5, 2, 10}",
                    reading="thesis §7.3 compares posterior and marginal prior; "
                    "two neighbouring releases both containing I is the lab's "
                    "question (ins15 case iv)"),
+          params=(EPS_73,),
           refutation=_priv("2ε (ratio t² = e^{2ε})", "N = 36, t = 2",
                            "extension only (ins15 Prop. 3 asks exp(ε/2))")),
     Claim(id="thesis:sec-7.3.2",
