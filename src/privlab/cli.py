@@ -4,9 +4,11 @@ Every command accepts ``--format table|json``; JSON goes to stdout alone, progre
 Exit codes: 0 success, 1 a guarantee privlab makes does not hold, 2 bad usage or input (one line
 ``error: …`` on stderr naming the parameter and value, never a traceback).  Click's usage errors
 are printed as one line too; an unreadable or unwritable file is ``error: <path>: <reason>``;
-an interrupt (SIGINT, SIGTERM) removes the temp files and exits 130 / 143.  An unexpected
-exception is a bug: it is reported as ``error: internal error (Type: message); please report``
-(exit 2), with the traceback only when ``PRIVLAB_DEBUG=1``.
+an interrupt (SIGINT, SIGTERM) removes the temp files and exits 130 (``error: interrupted``) /
+143 (``error: terminated``); one that arrives while files are being published takes effect
+right after the publish (:func:`privlab._io.publish`).  An unexpected exception is a bug: it is
+reported as ``error: internal error (Type: message); please report`` (exit 2), with the
+traceback only when ``PRIVLAB_DEBUG=1``.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from collections.abc import Callable, Sequence
 import click
 
 from privlab._data import configure_hypothesis, restore_hypothesis
-from privlab._io import terminate_as_exit
+from privlab._io import Terminated, terminate_as_exit
 from privlab.commands._common import EXIT_USAGE
 from privlab.errors import PrivlabError
 
@@ -128,6 +130,12 @@ def _usage_line(exc: click.ClickException) -> str:
     return f"error: {msg}"
 
 
+EXIT_INTERRUPTED = 128 + signal.SIGINT
+"""Exit status after SIGINT (130), as a shell reports a process its SIGINT ended."""
+EXIT_TERMINATED = 128 + signal.SIGTERM
+"""Exit status after SIGTERM (143)."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: run the CLI; every error becomes one ``error: …`` line (never a traceback)."""
     args = list(argv) if argv is not None else sys.argv[1:]
@@ -148,7 +156,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except click.ClickException as exc:
         click.echo(_usage_line(exc), err=True)
         return EXIT_USAGE
-    except click.Abort:
+    except click.Abort as exc:
+        if isinstance(exc.__cause__ or exc.__context__, KeyboardInterrupt):
+            click.echo("error: interrupted", err=True)  # click's Abort of a SIGINT
+            return EXIT_INTERRUPTED
         click.echo("error: aborted", err=True)
         return EXIT_USAGE
     except PrivlabError as exc:
@@ -156,7 +167,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         click.echo("error: interrupted", err=True)
-        return 130
+        return EXIT_INTERRUPTED
+    except Terminated as exc:
+        click.echo("error: terminated", err=True)
+        return int(exc.code) if isinstance(exc.code, int) else EXIT_TERMINATED
     except SystemExit as exc:
         return int(exc.code or 0) if not isinstance(exc.code, str) else EXIT_USAGE
     except UnicodeDecodeError as exc:

@@ -171,35 +171,54 @@ def test_uncertified_release_is_refused(tmp_path: Path, data_csv: Path,
 
 
 def test_group_write_is_one_unit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Data renamed last; a failure at the last rename rolls the certificate back.
+    """A failure at the data's rename rolls the certificate back in-process; a rename that keeps
+    failing (so the rollback fails too) leaves a journal that the next write settles.
     Mutant: no rollback → a new cert beside the old data."""
     data, cert = tmp_path / "o.csv", tmp_path / "o.csv.cert.json"
     data.write_text("old")
     cert.write_text("old cert")
-    real = os.replace
 
-    def fail_on_data(src: object, dst: object) -> None:
-        if Path(str(dst)) == data:
+    def fail_once(op: str, path: Path) -> None:
+        if op == "rename" and path == data and not calls:
+            calls.append(path)
             raise OSError(28, "No space left on device")
-        real(src, dst)
 
-    monkeypatch.setattr(_io.os, "replace", fail_on_data)
+    calls: list[Path] = []
+    monkeypatch.setattr(_io, "FAULT_HOOK", fail_once)
     with pytest.raises(OSError):
         _io.atomic_write_group([(cert, b"new cert"), (data, b"new")])
-    monkeypatch.setattr(_io.os, "replace", real)
+    assert calls == [data]
     assert data.read_text() == "old" and cert.read_text() == "old cert"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["o.csv", "o.csv.cert.json"]
+
+    def fail_twice(op: str, path: Path) -> None:
+        if op == "rename" and path in (cert, data):
+            calls.append(path)
+            if path == data or calls.count(cert) > 1:  # the data, then the rollback
+                raise OSError(28, "No space left on device")
+
+    calls.clear()
+    monkeypatch.setattr(_io, "FAULT_HOOK", fail_twice)
+    with pytest.raises(OSError):
+        _io.atomic_write_group([(cert, b"new cert"), (data, b"new")])
+    assert cert.read_text() == "new cert"  # the rollback could not rename the cert back ...
+    assert any(p.name.startswith(".privlab-journal-") for p in tmp_path.iterdir())
+    monkeypatch.setattr(_io, "FAULT_HOOK", None)
+    _io.atomic_write_text(tmp_path / "other.txt", "x")  # ... the next write settles it
+    assert data.read_text() == "old" and cert.read_text() == "old cert"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["o.csv", "o.csv.cert.json",
+                                                          "other.txt"]
+    (tmp_path / "other.txt").unlink()
     # an interrupt (SIGTERM → SystemExit) while writing temp files leaves nothing behind
-    calls = []
-    real_temp = _io._temp_file
+    writes: list[Path] = []
 
-    def interrupted(target: Path, b: bytes) -> Path:
-        calls.append(target)
-        if len(calls) == 2:
-            raise SystemExit(143)
-        return real_temp(target, b)
+    def interrupted(op: str, path: Path) -> None:
+        if op == "write":
+            writes.append(path)
+            if len(writes) == 2:
+                raise _io.Terminated(143)
 
-    monkeypatch.setattr(_io, "_temp_file", interrupted)
+    monkeypatch.setattr(_io, "FAULT_HOOK", interrupted)
     with pytest.raises(SystemExit):
         _io.atomic_write_group([(cert, b"c"), (data, b"d")])
     assert sorted(p.name for p in tmp_path.iterdir()) == ["o.csv", "o.csv.cert.json"]

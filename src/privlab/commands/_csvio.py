@@ -7,10 +7,12 @@ Policy (the same for every release family):
   have as many fields as the header (1-based line numbers in messages; line 1 is the header).
 * **Output**: ``--output`` may not resolve to ``--input`` (or to any other file the command
   reads); its folder must exist or be creatable and be writable, checked before any work.
-* **Data and certificate are one unit**: :func:`write_release` writes ``OUTPUT.cert.json``
-  (and any side file) and ``OUTPUT`` to temp files in the target folder, then renames the
-  certificate first and the data last (:func:`privlab._io.atomic_write_group`), so the data
-  never appears without its certificate; temp files are removed on errors and interrupts.
+* **Data and certificate are one unit**: :func:`write_release` stages ``OUTPUT.cert.json``
+  (and any side file such as ``OUTPUT.groups.csv``) and ``OUTPUT`` in temp files in the target
+  folder and publishes them together (:func:`privlab._io.atomic_write_group`): after an error,
+  an interrupt or a kill at any step the folder holds the previous release with its own
+  certificate or the new one with its own, never data beside another release's certificate;
+  temp files and backups of dead runs are removed by the next write.
 * **Attribute roles** (:func:`role_options`, :mod:`privlab.commands._roles`): every input
   column is anonymised, a quasi-identifier (``--qi``), sensitive (``--sensitive``),
   non-identifying (``--keep``, the user's statement) or dropped (``--drop-other``); a column
@@ -161,7 +163,8 @@ def csv_bytes(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> bytes:
 def write_release(output: str | os.PathLike[str], data: bytes, cert: Any,
                   side: Sequence[tuple[str | os.PathLike[str], bytes]] = (),
                   param: str = "output", *, kind: str) -> dict[str, Any]:
-    """Write side files, ``OUTPUT.cert.json`` and then ``OUTPUT`` as one unit.
+    """Write side files, ``OUTPUT.cert.json`` and ``OUTPUT`` as one unit (renamed in that
+    order; :func:`privlab._io.publish` for the guarantee).
 
     ``cert`` (the command's JSON-safe dictionary) is written in the one certificate layout
     (:func:`privlab.verify.certificate.certificate`: the envelope of ``kind`` with the

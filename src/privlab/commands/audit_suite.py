@@ -193,16 +193,20 @@ def _dumps(x: Any) -> str:
 
 
 def write_outputs(out: Path, d: dict[str, Any]) -> None:
-    """suite.json, suite.md, junit.xml and one replayable counterexample per audit with one."""
-    from privlab._io import atomic_write_json, atomic_write_text
+    """suite.json, suite.md, junit.xml and one replayable counterexample per audit with one,
+    written as one unit (:func:`privlab._io.atomic_write_group`): after any interruption
+    ``out`` holds the previous run's outputs or this run's, never a mix."""
+    from privlab._io import atomic_write_group, json_bytes
 
-    atomic_write_json(out / "suite.json", d)
-    atomic_write_text(out / "suite.md", markdown(d))
-    atomic_write_text(out / "junit.xml", junit_xml(d))
+    files: dict[Path, bytes] = {}
     for r in d["results"]:
         if r.get("counterexample"):
-            atomic_write_json(out / "counterexamples" / f"{safe_name(r['name'])}.json",
-                              {"counterexample": r["counterexample"]})
+            files[out / "counterexamples" / f"{safe_name(r['name'])}.json"] = json_bytes(
+                {"counterexample": r["counterexample"]})
+    files[out / "suite.md"] = markdown(d).encode("utf-8")
+    files[out / "junit.xml"] = junit_xml(d).encode("utf-8")
+    files[out / "suite.json"] = json_bytes(d)
+    atomic_write_group(list(files.items()))
 
 
 def safe_name(name: str) -> str:

@@ -1,10 +1,13 @@
 """``privlab verify``: run the ledger, the reproduced tables and the workload sections, and write
 the report directory.
 
-The report is built in a temporary folder inside ``--out DIR`` (``.privlab-tmp-*``, removed on
-any exit, SIGINT and SIGTERM included) and moved in at the end.  privlab writes into DIR only
-what it owns — :data:`OWNED`: ``report.json``, ``report.md``, ``report.html``, ``figures/`` and
-the marker ``.privlab-report`` — each replaced atomically, and never removes anything else.  A
+The report is built in a temporary folder ``.privlab-tmp-PID-*`` inside ``--out DIR`` (in DIR's
+nearest existing ancestor when DIR does not exist yet), removed on any exit, SIGINT and SIGTERM
+included, and by the next run when this one was killed.  privlab writes into DIR only what it
+owns — :data:`OWNED`: ``report.json``, ``report.md``, ``report.html``, ``figures/`` and the
+marker ``.privlab-report`` — published together by :func:`install` (one
+:func:`privlab._io.publish`: after any interruption DIR holds the whole previous report or the
+whole new one, never a mix), and never removes anything else.  A
 DIR that is not empty and holds no previous privlab report (no marker and no ``report.json``
 with a ``privlab_version`` key) is refused unless ``force=True`` (``--force``); even then only
 the owned names are written, and a foreign ``figures/`` folder is merged into, file by file,
@@ -16,18 +19,16 @@ counted apart in the summary, never as inconclusive.
 
 from __future__ import annotations
 
-import contextlib
 import datetime as _dt
 import json
 import os
-import shutil
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from privlab import __version__
-from privlab._io import make_temp_dir
+from privlab._io import atomic_write_text, publish, remove_quietly, staged_top, staging_dir
 from privlab._sources import source_hash
 from privlab.errors import InvalidParameter
 from privlab.proofs.ledger import LOAD_ERROR_PREFIX, Ledger, default_ledger
@@ -108,16 +109,14 @@ def run_verify(out_dir: Path, *, quick: bool = False, seed: int = 0,
     ledger = ledger or default_ledger()
     out_dir = Path(out_dir).resolve()
     was_report = check_out_dir(out_dir, force=force, quick=quick)
-    created = not out_dir.exists()
     try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        tmp = make_temp_dir(out_dir, ".privlab-tmp-")
+        tmp, content = staging_dir(out_dir)
     except OSError as exc:
         raise InvalidParameter(f"--out DIR={str(out_dir)!r} cannot be written: "
                                f"{exc.strerror}") from None
     try:
-        ctx = Context(quick=quick, seed=seed, data_dir=data_dir, figures_dir=tmp / "figures",
-                      progress=progress)
+        ctx = Context(quick=quick, seed=seed, data_dir=data_dir,
+                      figures_dir=content / "figures", progress=progress)
         if parallel:
             claims, tables, built = run_all(ctx, sections, workers=n_workers,
                                             progress=progress, costs=_costs(out_dir, quick))
@@ -141,37 +140,39 @@ def run_verify(out_dir: Path, *, quick: bool = False, seed: int = 0,
             "audits": [{**a, "section": s["id"]} for s in built for a in s["audits"]],
             "sections": built,
         }
-        render.write(report, tmp)
-        (tmp / MARKER).write_text(f"privlab {__version__} report; privlab verify replaces "
-                                  f"only: {', '.join(OWNED)}\n", encoding="utf-8")
-        install(tmp, out_dir, replace_figures=was_report)
+        render.write(report, content)
+        atomic_write_text(content / MARKER, f"privlab {__version__} report; privlab verify "
+                          f"replaces only: {', '.join(OWNED)}\n")
+        install(content, out_dir, replace_figures=was_report)
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-        if created:
-            with contextlib.suppress(OSError):
-                out_dir.rmdir()  # only when still empty (a failed first run)
+        remove_quietly(tmp)
     return report
 
 
-def install(tmp: Path, out_dir: Path, *, replace_figures: bool) -> None:
-    """Move the owned names from ``tmp`` into ``out_dir``, each atomically.
+def install(content: Path, out_dir: Path, *, replace_figures: bool) -> None:
+    """Publish the owned names built in ``content`` (:func:`privlab._io.staging_dir`) into
+    ``out_dir`` as one unit (:func:`privlab._io.publish`).
 
-    ``figures/`` is replaced as a whole (the old one renamed into ``tmp``, removed with it)
-    only when ``out_dir`` held a privlab report; otherwise its files are moved in one by one
-    and nothing already there is removed.
+    A DIR that does not exist yet appears with one rename, whole.  Otherwise ``figures/`` is
+    replaced as a whole only when ``out_dir`` held a privlab report (the old folder is kept as
+    a backup until the new report is complete); into a foreign ``figures/`` folder the new
+    files are published one by one and nothing already there is removed.  After any
+    interruption ``out_dir`` holds the previous report (files and figures) or the new one.
     """
-    new_figs, figs = tmp / "figures", out_dir / "figures"
+    out_dir = Path(out_dir)
+    top = staged_top(content, out_dir)
+    if top is not None:
+        publish([top])
+        return
+    entries: list[tuple[Path, Path]] = []
+    new_figs, figs = content / "figures", out_dir / "figures"
     if new_figs.is_dir():
-        if not figs.exists():
-            os.replace(new_figs, figs)
-        elif replace_figures and figs.is_dir():
-            os.replace(figs, tmp / "figures.old")
-            os.replace(new_figs, figs)
+        if not figs.exists() or (replace_figures and figs.is_dir()):
+            entries.append((figs, new_figs))
         elif figs.is_dir():
-            for f in sorted(new_figs.iterdir()):
-                os.replace(f, figs / f.name)
+            entries += [(figs / f.name, f) for f in sorted(new_figs.iterdir())]
         else:
             raise InvalidParameter(f"--out DIR={str(out_dir)!r}: 'figures' is a file, not the "
                                    "report's figures folder")
-    for name in REPORT_FILES:
-        os.replace(tmp / name, out_dir / name)
+    entries += [(out_dir / name, content / name) for name in REPORT_FILES]
+    publish(entries)

@@ -65,11 +65,20 @@ def check_out_dir(out_dir: Path, *, force: bool = False, quick: bool = False) ->
 
     Refused: a file; a non-empty directory holding no privlab report (unless ``force``); for a
     ``quick`` run, a directory holding a full report (unless ``force``: a quick report would
-    replace it, and it is the user's)."""
+    replace it, and it is the user's).  An interrupted earlier write into the directory is
+    settled first (:func:`privlab._io.recover`), and privlab's own temp names (e.g. the
+    ``.privlab-tmp-*`` folder of a killed run) do not make it "not empty"."""
+    from privlab._io import is_own_temp, recover
+
     if out_dir.exists() and not out_dir.is_dir():
         raise InvalidParameter(f"--out DIR={str(out_dir)!r} is a file, not a directory")
     if not out_dir.exists():
         return False
+    try:
+        recover(out_dir)
+    except OSError as exc:
+        raise InvalidParameter(f"--out DIR={str(out_dir)!r}: an interrupted earlier write "
+                               f"cannot be settled: {exc.strerror or exc}") from None
     if is_report_dir(out_dir):
         previous = load(out_dir / "report.json")
         if quick and not force and previous is not None and not is_quick(previous):
@@ -79,7 +88,7 @@ def check_out_dir(out_dir: Path, *, force: bool = False, quick: bool = False) ->
                 f"(a quick report goes to {QUICK_DIR}/), choose another DIR, or use --force")
         return True
     try:
-        empty = not any(out_dir.iterdir())
+        empty = all(is_own_temp(p.name) for p in out_dir.iterdir())
     except OSError as exc:
         raise InvalidParameter(f"--out DIR={str(out_dir)!r} cannot be read: "
                                f"{exc.strerror}") from None
