@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 
 import click
 
+from privlab._data import ENV as DATA_ENV
 from privlab._data import configure_hypothesis, restore_hypothesis
 from privlab._io import Terminated, terminate_as_exit
 from privlab.commands._common import EXIT_USAGE
@@ -144,6 +145,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if tuple(args[:2]) in SUBCOMMANDS:
         cmd, prog, args = SUBCOMMANDS[args[0], args[1]](), f"privlab {args[0]} {args[1]}", args[2:]
     old_term = signal.getsignal(signal.SIGTERM)
+    old_data = os.environ.get(DATA_ENV)  # --data-dir exports it for the run's workers
     terminate_as_exit()
     hypothesis_home = configure_hypothesis()
     try:
@@ -188,6 +190,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     finally:
         restore_hypothesis(hypothesis_home)
+        if old_data is None:
+            os.environ.pop(DATA_ENV, None)
+        else:
+            os.environ[DATA_ENV] = old_data
         if old_term is not None:
             try:
                 signal.signal(signal.SIGTERM, old_term)

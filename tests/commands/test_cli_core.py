@@ -212,3 +212,28 @@ def test_verify_says_loudly_when_it_falls_back_to_synthetic_data(
     code, _, err = run(capsys, "verify", "--out", str(tmp_path / "b"), "--data-dir",
                        str(tmp_path / "data"))
     assert code == 0 and "SYNTHETIC" not in err
+
+
+def test_data_dir_export_does_not_outlive_the_command(tmp_path, monkeypatch) -> None:
+    """verify exports --data-dir as $PRIVLAB_DATA_DIR for its workers; a caller running the CLI
+    in-process (a test, a notebook) gets its environment back (mutant caught: a later call in
+    the same process reading the stale data directory)."""
+    import os
+
+    from privlab import _data, cli
+    from privlab.errors import PrivlabError
+    from privlab.report import build
+
+    seen = {}
+
+    def fake_run(*_a, **_k):
+        seen["env"] = os.environ.get(_data.ENV)
+        raise PrivlabError("stopped by the test")
+
+    monkeypatch.delenv(_data.ENV, raising=False)
+    monkeypatch.setattr(build, "run_verify", fake_run)
+    data = tmp_path / "data"
+    data.mkdir()
+    assert cli.main(["verify", "--out", str(tmp_path / "out"), "--data-dir", str(data)]) == 2
+    assert seen["env"] == str(data.resolve())
+    assert _data.ENV not in os.environ

@@ -78,7 +78,8 @@ def test_tables(tid):
 # ---- issue 30: the quantified parameters and the grids the checks run on --------------------
 DECLARED = ("thesis:alg-7.1", "thesis:alg-7.1-optimal", "thesis:sec-7.2.2-construction",
             "thesis:sec-7.2.2-l-range", "thesis:sec-7.3.1", "thesis:sec-7.3-substitute",
-            "ins15:prop-1", "ins15:prop-1-derived", "ins15:prop-3")
+            "thesis:sec-7.2.2-count-rules", "ins15:prop-1", "ins15:prop-1-derived",
+            "ins15:prop-3", "ins15:sec-6.2-count-rule")
 
 
 def _claims():
@@ -263,3 +264,124 @@ def test_ins15_prop_3_is_decided_at_each_t_of_its_grid(outcomes):
     assert rows[Fraction(3, 2)]["pairs_t_close"] > 0 and rows[Fraction(2)]["pairs_t_close"] > 0
     cx = res.counterexample
     assert cx["t"] == 1 and cx["view ratio"] == 2 and cx["class_sizes"] == (3,)
+
+
+# ---- the count rules (thesis §7.2.2, ins15 §6.2) on integer t ----------------------------------
+COUNT_RULES = {"thesis:sec-7.2.2-count-rules": "check_printed_rules",
+               "ins15:sec-6.2-count-rule": "check_ins15_count_rule_literal"}
+
+
+@pytest.fixture(scope="module")
+def count_rule_results():
+    from privlab.proofs.tcloseness import checks as ck
+
+    return {cid: getattr(ck, fn)() for cid, fn in COUNT_RULES.items()}
+
+
+def _text_sizes(n, t, per_bucket):
+    """Bucket sizes (boundaries ⌊jN/(t+1) + 0.5⌋) and class sizes (⌈iN/((t+1)l)⌉ −
+    ⌈(i−1)N/((t+1)l)⌉), from the seeds' formulas, exact."""
+    from fractions import Fraction
+
+    b = t + 1
+    edges = [0] + [math.floor(Fraction(j * n, b) + Fraction(1, 2)) for j in range(1, b)] + [n]
+    e = b * per_bucket
+    cuts = [math.ceil(Fraction(i * n, e)) for i in range(e + 1)]
+    return ([edges[j + 1] - edges[j] for j in range(b)],
+            [cuts[i + 1] - cuts[i] for i in range(e)])
+
+
+def _t_close(counts, buckets, n, t):
+    """Each class's bucket shares within a factor t of the buckets' shares (Definition 15 via
+    Proposition 10), the counts non-negative and adding up to the bucket sizes."""
+    from fractions import Fraction
+
+    if any(c < 0 for row in counts for c in row):
+        return False
+    if [sum(col) for col in zip(*counts, strict=True)] != buckets:
+        return False
+    for row in counts:
+        k = sum(row)
+        for c, bj in zip(row, buckets, strict=True):
+            q, p = Fraction(c, k), Fraction(bj, n)
+            if not (p / t <= q <= p * t):
+                return False
+    return True
+
+
+@pytest.mark.parametrize("cid", list(COUNT_RULES))
+def test_count_rules_declare_integer_t_with_the_registry_value(cid):
+    from privlab.proofs.parameters import paper_values
+    from privlab.proofs.tcloseness import grids as gr
+
+    t, n, per = (_param(cid, name) for name in ("t", "N", "l"))
+    assert t.integer and t.registry == "t" and t.boundary == (1,)
+    assert t.grid == gr.COUNT_RULE_TS
+    assert [v for v in paper_values(cid, "t") if t.contains(v)] == [2.0]  # 1.5 is not integer
+    assert not t.contains(1.5) and 2 in t.grid and 1 in t.grid
+    assert (n.grid, per.grid) == gr.count_rule_grid()
+
+
+@pytest.mark.parametrize("cid", list(COUNT_RULES))
+def test_count_rules_run_every_case_of_their_declared_grids(count_rule_results, cid):
+    """Every (t, N, l) with t in the declared t grid, N in the N grid, N ≥ (t+1)² and
+    1 ≤ l ≤ ⌊N/(t+1)²⌋ is decided — counted from the declared grids here."""
+    res = count_rule_results[cid]
+    t, n, per = (_param(cid, name) for name in ("t", "N", "l"))
+    ev = res.evidence
+    assert tuple(ev["t_grid"]) == t.grid
+    assert ev["N_grid"] == _runs(n.grid) and ev["l_grid"] == _runs(per.grid)
+    for row in ev["per_t"]:
+        tt = row["t"]
+        want = sum(nn // (tt + 1) ** 2 for nn in n.grid if nn >= (tt + 1) ** 2)
+        assert row["cases"] == want
+        assert row["rule_ok"] + row["rule_at_fault"] + row["no_t_close_partition"] == want
+    assert ev["cases"] == sum(r["cases"] for r in ev["per_t"])
+    assert set(n.grid) == set(range(4, max(n.grid) + 1))
+
+
+@pytest.mark.parametrize("cid", list(COUNT_RULES))
+def test_count_rule_counterexample_is_in_the_paper_domain(count_rule_results, cid):
+    """Refuted at the seeds' t = 2, inside the declared domain; the counts are recomputed here
+    from the rule's text, they fail, and a valid (t-close, partitioning) count matrix exists
+    for the same buckets and classes."""
+    from fractions import Fraction
+
+    from privlab.mechanisms.tcloseness import counts as tc
+    from privlab.types import status_of
+
+    res = count_rule_results[cid]
+    assert status_of(res) == Status.REFUTED
+    cx = res.counterexample
+    for name in ("t", "N", "l"):
+        assert _param(cid, name).contains(cx[name]), (name, cx[name])
+    t, n, per = cx["t"], cx["N"], cx["l"]
+    assert t == 2  # the first t of the grid where the rule, not t-closeness, fails
+    buckets, classes = _text_sizes(n, t, per)
+    assert cx["bucket_sizes"] == buckets and cx["class_sizes"] == classes
+    rows = []
+    for i, k in enumerate(classes):
+        h = i % (t + 1)
+        if cid.startswith("thesis"):  # ⌈k_i p_j/t⌉ of each j ≠ i, B_i completes the class
+            row = [math.ceil(Fraction(k * buckets[j], n * t)) for j in range(t + 1)]
+            row[h] = k - sum(row[j] for j in range(t + 1) if j != h)
+        else:  # ⌈e_i p_i t⌉ of each j ≠ i, then e_i − t⌈e_i p_i t⌉ of B_i
+            c = math.ceil(Fraction(k * buckets[h] * t, n))
+            row = [c] * (t + 1)
+            row[h] = k - t * c
+        rows.append(row)
+    assert cx["counts"] == rows and not _t_close(rows, buckets, n, t)
+    valid = tc.solve_counts(n, Fraction(t), per, t + 1)
+    assert valid is not None and _t_close(valid.tolist(), buckets, n, t)
+
+
+@pytest.mark.parametrize("cid", list(COUNT_RULES))
+def test_count_rules_at_t_1_fail_only_without_a_1_close_partition(count_rule_results, cid):
+    """At t = 1 every failing case has no 1-close partition with two buckets at all (e.g.
+    N = 5: classes of 3 and 2 records cannot both hold the buckets 3, 2 in proportion)."""
+    from privlab.mechanisms.tcloseness import counts as tc
+
+    row = next(r for r in count_rule_results[cid].evidence["per_t"] if r["t"] == 1)
+    assert row["rule_at_fault"] == 0 and row["no_t_close_partition"] > 0
+    assert _text_sizes(5, 1, 1) == ([3, 2], [3, 2])
+    assert tc.solve_counts(5, tc.as_fraction_t(1), 1, 2) is None

@@ -140,13 +140,15 @@ def _memo_modules() -> list[Any]:
     from privlab.proofs.thesis import (
         ch4_optimality,
         ch4_order,
+        ch4_proofs,
         ch4_symbolic,
         ch4_tables,
         sec45,
         sec45_tables,
     )
 
-    return [nz, ch4_symbolic, ch4_order, ch4_optimality, ch4_tables, sec45, sec45_tables]
+    return [nz, ch4_symbolic, ch4_order, ch4_optimality, ch4_tables, ch4_proofs, sec45,
+            sec45_tables]
 
 
 def _clear_memos() -> int:
@@ -172,6 +174,7 @@ def test_symbolic_memos_equal_fresh_computations() -> None:
     assert sy.m0_d_normalisation() == sy.m0_d_normalisation.__wrapped__()
     assert sy._m_formula_fixed() == sy._m_formula_fixed.__wrapped__()
     assert sy.fig42_facts() == sy.fig42_facts.__wrapped__()
+    assert sy._indexing_masses() == sy._indexing_masses.__wrapped__()
     f = sy._variance_of_d_mp()
     assert f is sy._variance_of_d_mp()
 
@@ -208,6 +211,26 @@ def test_order_and_optimality_memos_equal_fresh_computations() -> None:
     assert tb.ci_is_piecewise_linear() is tb.ci_is_piecewise_linear.__wrapped__()
 
 
+def test_theorem_2_interior_memo_equals_a_fresh_computation() -> None:
+    from privlab.proofs.thesis import ch4_optimality as op
+
+    assert op._thm_2_interior_facts() == op._thm_2_interior_facts.__wrapped__()
+
+
+def test_proof_step_memos_equal_fresh_computations() -> None:
+    """The symbolic proof steps (issue 31) are memoised as frozen Step tuples; each equals a
+    fresh derivation, and the mutant's steps (power 2) are another memo entry."""
+    from privlab.proofs.thesis import ch4_proofs as pf
+
+    for fn in (pf.member_steps, pf.asymmetric_witness_steps, pf.uniqueness_steps,
+               pf.symmetrisation_steps, pf.endpoint_steps, pf.sec43_member_steps,
+               pf.sec43_smaller_steps):
+        assert fn() == fn.__wrapped__()
+        assert isinstance(fn(), tuple)
+    assert pf._thm1_steps(1) == pf._thm1_steps.__wrapped__(1)
+    assert pf._thm1_steps(2) != pf._thm1_steps(1)
+
+
 def test_memoised_candidates_and_rows_are_fresh_for_each_caller() -> None:
     from privlab.mechanisms.noise.laplace import Laplace
     from privlab.proofs.thesis import ch4_optimality as op
@@ -232,6 +255,7 @@ def test_memoised_candidates_and_rows_are_fresh_for_each_caller() -> None:
                                  "thesis:lemma-1", "thesis:lemma-2", "thesis:cor-1",
                                  "thesis:def-7", "thesis:sec-4.3-dp",
                                  "thesis:sec-4.3-smaller-than-laplace",
+                                 "thesis:thm-1-symmetric",
                                  "thesis:sec-4.4-fig-4.3-minimum", "thesis:ex-5"])
 def test_mutants_run_first_are_caught_and_do_not_change_the_claim(cid: str) -> None:
     """With every memo cleared, the mutants run first (filling the shared memos) and are still

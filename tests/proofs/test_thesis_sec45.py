@@ -147,3 +147,46 @@ def test_printed_recursion_removes_shells_up_to_i_minus_1():
     res = check_printed_recursion(mech)
     assert (masks[0] & masks[1]).any()  # S_0 ⊂ S_1 as printed: the two counts differ
     assert res.value == expected and not res.holds
+
+
+# ---- issue 30: declared parameters and the grids the checks run on -----------------------------
+@pytest.mark.parametrize("cid", ["thesis:prop-1", "thesis:thm-3"])
+def test_params_declared_with_the_thesis_epsilons_and_dimension_one(cid):
+    import math
+
+    from privlab.proofs.parameters import PAPER_PARAMETERS
+    from privlab.proofs.verdict import form_problems
+
+    c = next(c for c in sec.CLAIMS if c.id == cid)
+    params = {p.name: p for p in c.params}
+    assert form_problems(c) == ()
+    eps = params["epsilon"]
+    assert eps.registry == "epsilon" and eps.grid is not None
+    assert all(any(math.isclose(v, g) for g in eps.grid)
+               for v in PAPER_PARAMETERS["thesis"]["epsilon"])
+    dim = params["dimension"]
+    assert dim.integer and dim.boundary == (1,) and 1 in dim.grid
+
+
+def test_prop_1_runs_on_its_declared_grid():
+    """Every (ε, dimension) of the grid has its four constructions, the two broken ones not DP
+    by both criteria, and random boxes within e^ε."""
+    res = sec.check_prop_1()
+    grid = {(r["epsilon"], r["dimension"]) for r in res.evidence["constructions"]}
+    assert grid == {(e, d) for e in sec.PROP1_EPS for d in sec.PROP1_DIMS}
+    assert len(res.evidence["constructions"]) == 4 * len(grid)
+    broken = [r for r in res.evidence["constructions"] if not r["pointwise_holds"]]
+    assert len(broken) == 2 * len(grid)
+    assert all(r["event_log_ratio"] > r["epsilon"] * (1 + 1e-9) for r in broken)
+    assert len(res.evidence["worst_random_box_log_ratio_over_epsilon"]) == len(grid)
+
+
+def test_thm_3_decided_at_every_thesis_epsilon():
+    """The ε-DP panel has a construction at each ε of the grid and in each dimension of it; the
+    optimality conjunct is refuted at each ε (S_0 = S_f in one dimension)."""
+    panel = sec._thm3_panel()
+    assert {m.epsilon for m in panel} == set(sec.THM3_EPS)
+    assert {m.dim for m in panel if hasattr(m, "dim")} >= set(sec.THM3_DIMS)
+    res = sec.check_thm_3_both()
+    assert res.value == {"ε-DP": True, "optimal": False}
+    assert res.counterexample["refuted_at_epsilon"] == list(sec.THM3_EPS)

@@ -106,17 +106,6 @@ NOT_CHECKABLE: dict[tuple[str, str], str] = {
 
 
 OPEN: dict[tuple[str, str], str] = {
-    ("thesis", "Table 3.6"): "Census correlations to the confidential attributes, computable "
-                             "from census_casc.csv; not reproduced yet",
-    **{("thesis", f"Table 3.{i}"): f"correlations after one run of {m} at k = 12 on Census; "
-                                   "not reproduced yet (nor the text's claim that the swap "
-                                   "methods beat MDAV-ID and IR-SWAP is closest)"
-       for i, m in ((7, "MDAV-ID"), (8, "MDAV-SWAP"), (9, "IR-SWAP"))},
-    ("vldb14", "Table 5"): "Adult-Numerical-Categorical results against MDAV (adult.csv); "
-                           "not reproduced yet",
-    ("vldb14", "Table 6"): "Adult-Numerical-Categorical results against plain ε-DP "
-                           "(adult.csv); not reproduced yet",
-    ("vldb14", "Table 7"): "Census statistics' variations; not reproduced yet",
 }
 """Items with computed numbers the ledger does not reproduce yet: listed as open (their reason
 says what they are), never excused as not checkable."""

@@ -28,13 +28,18 @@ from privlab.types import CheckResult, Claim, Method, Status, Table, jsonable
 MODULES: tuple[str, ...] = (
     "privlab.proofs.own",
     "privlab.proofs.thesis.ch3",
+    "privlab.proofs.thesis.sec341_correlations",
+    "privlab.proofs.thesis.sec342_eia",
+    "privlab.proofs.thesis.sec62_insensitivity",
     "privlab.proofs.thesis.ch4",
     "privlab.proofs.thesis.sec45",
     "privlab.proofs.thesis.ch5",
     "privlab.proofs.thesis.ch6",
     "privlab.proofs.thesis.ch6_mixed",
+    "privlab.proofs.thesis.sec634_equations",
     "privlab.proofs.thesis.ch6_tables",
     "privlab.proofs.thesis.ch6_adult_tables",
+    "privlab.proofs.thesis.vldb14_sec5_tables",
     "privlab.proofs.thesis.ch7",
     "privlab.proofs.ins15",
 )

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from privlab.proofs.lazyref import lazy_module
 from privlab.proofs.setting import SUB, _p, _priv, _x
 from privlab.proofs.tcloseness import grids as gr
+from privlab.proofs.thesis.ch7 import COUNT_RULE_DOMAIN, COUNT_RULE_PARAMS
 from privlab.proofs.thesis.ch7_mutants import _prop_10_one_sided
 from privlab.types import Claim, Mutant, Param, Proof, Refutation
 
@@ -151,10 +152,19 @@ CLAIMS: tuple[Claim, ...] = (
           statement="Select ⌈e_i p_i t⌉ records of every bucket j ≠ i and complete the class "
                     "with e_i − t⌈e_i p_i t⌉ records of B_i.",
           check=ck.check_ins15_count_rule_literal,
-          notes=("Literally: N = 12, t = 2, e_i = 4, p = 1/3 → 3 records from each of the two "
-                 "other buckets and −2 of its own.  An extraction slip (p_j/t intended); the "
-                 "thesis's reading is thesis:sec-7.2.2-count-rules.",),
-          scope=_p(reading="as extracted"),
+          notes=("Literally, over integer t = 1 … 5, N = (t+1)² … 120 and every l: at every "
+                 "t ≥ 2 every case fails although a valid count matrix exists — with "
+                 "p_i ≈ 1/(t + 1), t⌈e_i p_i t⌉ ≈ e_i t²/(t + 1) > e_i, so the own-bucket "
+                 "count is negative "
+                 "(first: N = 9, t = 2, l = 1: classes of 3, two records from each other "
+                 "bucket and −1 of its own); at the boundary t = 1 it fails only where no "
+                 "1-close partition with two buckets exists.  An extraction slip (p_j/t "
+                 "intended); the thesis's reading is thesis:sec-7.2.2-count-rules.",),
+          scope=_p(domain=COUNT_RULE_DOMAIN,
+                   reading="as extracted, for the integer t its t + 1 buckets require; a case "
+                           "fails when the counts are negative, leave [L, U] or miss the "
+                           "bucket sizes"),
+          params=COUNT_RULE_PARAMS,
           refutation=Refutation(kind="typo")),
     Claim(id="ins15:table-1",
           proof=Proof(kind="symbolic", argument=(

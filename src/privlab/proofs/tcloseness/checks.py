@@ -270,17 +270,99 @@ def rounding_sweep() -> tuple[dict[str, Any], ...]:
     return tuple(out)
 
 
+def literal_ins15_counts(n: int, t: int, l: int) -> tuple[np.ndarray, tuple[str, ...]]:
+    """ins15 §6.2's count rule as extracted, for integer t (b = t + 1 buckets): class i takes
+    ⌈e_i p_i t⌉ records of every bucket j ≠ i (p_i = b_i/N, its own bucket's share) and
+    e_i − t⌈e_i p_i t⌉ of its own bucket B_i; with the conditions it violates (a negative
+    count, a count outside [L, U] — the class is then not t-close —, column sums other than
+    the bucket sizes — not a partition of D), as :func:`~privlab.mechanisms.tcloseness.counts
+    .printed_counts` reports them for the thesis's rule."""
+    b = t + 1
+    rows, cols = tc.class_sizes(n, b * l), tc.bucket_sizes(n, b)
+    lo, hi = tc.bounds(n, F(t), rows, cols)
+    h = tc.emphasis(len(rows), b)
+    take = -((-rows * cols[h] * t) // n)  # ⌈e_i b_{h(i)} t / N⌉, exact integers
+    cnt = np.repeat(take[:, None], b, axis=1)
+    idx = np.arange(len(rows))
+    cnt[idx, h] = rows - t * take
+    fails = []
+    if (cnt < 0).any():
+        i, j = (int(v) for v in np.argwhere(cnt < 0)[0])
+        fails.append(f"negative count n[{i + 1},{j + 1}]={int(cnt[i, j])}")
+    bad = np.argwhere((cnt < lo) | (cnt > hi))
+    if len(bad):
+        i, j = (int(v) for v in bad[0])
+        fails.append(f"count n[{i + 1},{j + 1}]={int(cnt[i, j])} outside [L, U] = "
+                     f"[{int(lo[i, j])}, {int(hi[i, j])}] ({len(bad)} entries)")
+    colsum = cnt.sum(axis=0)
+    if not np.array_equal(colsum, cols):
+        fails.append(f"column sums {colsum.tolist()} != bucket sizes {cols.tolist()}")
+    return cnt, tuple(fails)
+
+
+def _count_rule_sweep(rule: Any) -> tuple[list[dict[str, Any]], dict[str, Any] | None, int,
+                                          int]:
+    """``rule(N, t, l) → (counts, failed conditions)`` on every (t, N, l) of
+    :func:`~privlab.proofs.tcloseness.grids.count_rule_cases`.  A failing case is the rule's
+    fault when a valid count matrix exists for the same buckets and classes (exact max-flow),
+    else no partition with these buckets and l classes per bucket is t-close at all.  Returns
+    the rows per t, the first case at the rule's fault (else the first failing case), and the
+    numbers of failing and of all cases."""
+    per_t: dict[int, dict[str, Any]] = {}
+    first_fault: dict[str, Any] | None = None
+    first_any: dict[str, Any] | None = None
+    for t, n, l in gr.count_rule_cases():
+        row = per_t.setdefault(t, {"t": t, "b": t + 1, "cases": 0, "rule_ok": 0,
+                                   "rule_at_fault": 0, "no_t_close_partition": 0,
+                                   "first_rule_at_fault": None})
+        row["cases"] += 1
+        cnt, fails = rule(n, t, l)
+        if not fails:
+            row["rule_ok"] += 1
+            continue
+        case = {"t": t, "N": n, "l": l, "b": t + 1, "why": list(fails),
+                "class_sizes": tc.class_sizes(n, (t + 1) * l).tolist(),
+                "bucket_sizes": tc.bucket_sizes(n, t + 1).tolist(), "counts": cnt.tolist()}
+        if first_any is None:
+            first_any = case
+        if tc.counts_exist(n, F(t), l, t + 1):
+            row["rule_at_fault"] += 1
+            if row["first_rule_at_fault"] is None:
+                row["first_rule_at_fault"] = {"N": n, "l": l, "why": list(fails)}
+            if first_fault is None:
+                first_fault = {**case, "a_valid_count_matrix_exists": True}
+        else:
+            row["no_t_close_partition"] += 1
+    rows = list(per_t.values())
+    fails_n = sum(r["cases"] - r["rule_ok"] for r in rows)
+    return rows, first_fault or first_any, fails_n, sum(r["cases"] for r in rows)
+
+
+def _count_rule_result(rule: Any, claim: str) -> CheckResult:
+    rows, cex, fails, total = _count_rule_sweep(rule)
+    ns, ls = gr.count_rule_grid()
+    return CheckResult(holds=fails == 0, claim=claim, method=Method.EXACT,
+                       value=f"{fails}/{total} cases fail",
+                       evidence={"t_grid": [r["t"] for r in rows], "N_grid": _runs(ns),
+                                 "l_grid": _runs(ls), "failures": fails, "cases": total,
+                                 "per_t": rows,
+                                 "reading": "a case fails when the counts are negative, leave "
+                                            "[L, U] (a class not t-close) or miss the bucket "
+                                            "sizes (not a partition of D); 'rule at fault' = a "
+                                            "valid count matrix exists (exact max-flow)"},
+                       counterexample=cex)
+
+
 def check_printed_rules() -> CheckResult:
-    """The printed count rule yields a valid t-close partition for every (N, t, l)."""
-    rows = rounding_sweep()
-    first = next((r for r in rows if r["first_printed_failure"]), None)
-    fails = sum(r["cases"] - r["printed_ok"] for r in rows)
-    total = sum(r["cases"] for r in rows)
-    cx = None if first is None else {"t": first["t"], **first["first_printed_failure"]}
-    return CheckResult(holds=fails == 0, claim="printed per-class count rules always add up",
-                       method=Method.EXACT, value=f"{fails}/{total} cases fail",
-                       evidence={"sweep": f"N ≤ {SWEEP_N}, t ∈ {list(SWEEP_TS)}, all l",
-                                 "failures": fails, "cases": total}, counterexample=cx)
+    """Thesis §7.2.2's count rule (⌈k_i p_j/t⌉ records of each bucket j ≠ i, the class
+    completed from B_i: :func:`~privlab.mechanisms.tcloseness.counts.printed_counts`) gives a
+    t-close partition for every (t, N, l) of
+    :func:`~privlab.proofs.tcloseness.grids.count_rule_cases` — integer t (b = t + 1 buckets),
+    N = (t+1)² … 120, every l.  The counterexample is the first case where the rule fails
+    although a valid count matrix exists."""
+    return _count_rule_result(lambda n, t, l: tc.printed_counts(n, t, l, t + 1),
+                              "the printed per-class count rule gives a t-close partition "
+                              "for every N, t and l")
 
 
 def check_construction(*, t_shrink: float = 0.0) -> CheckResult:
@@ -369,17 +451,13 @@ def check_ins15_bucket_sizes() -> CheckResult:
 
 
 def check_ins15_count_rule_literal() -> CheckResult:
-    """ins15 §6.2 as extracted: ⌈e_i p_i t⌉ records of every other bucket, the class completed
-    with e_i − t⌈e_i p_i t⌉ of its own."""
-    n, t = 12, 2
-    e, p = 4, F(1, 3)
-    take = math.ceil(e * p * t)
-    own = e - t * take
-    return CheckResult(holds=own >= 0, claim="ins15's printed count rule gives counts ≥ 0",
-                       method=Method.EXACT, value=own,
-                       evidence={"N": n, "t": t, "e_i": e, "p": p, "per_other_bucket": take,
-                                 "own_bucket": own},
-                       counterexample={"N": n, "t": t, "own_bucket_count": own})
+    """ins15 §6.2 as extracted (:func:`literal_ins15_counts`: ⌈e_i p_i t⌉ records of every
+    other bucket, the class completed with e_i − t⌈e_i p_i t⌉ of its own) gives a t-close
+    partition, for every (t, N, l) of :func:`~privlab.proofs.tcloseness.grids.count_rule_cases`
+    (integer t, N = (t+1)² … 120, every l).  The counterexample is the first case where the
+    rule fails although a valid count matrix exists."""
+    return _count_rule_result(literal_ins15_counts, "ins15's count rule as extracted gives a "
+                              "t-close partition for every N, t and l")
 
 
 # ---- t-closeness ⇒ DP (thesis §7.3, ins15 Proposition 3) ------------------------------------

@@ -18,10 +18,10 @@ from fractions import Fraction
 
 __all__ = [
     "ALG71_K_GRID", "ALG71_LARGE_K", "ALG71_N_GRID", "ALG71_N_MAX", "ALG71_OPT_K",
-    "ALG71_SPAN", "CONSTRUCTION_N_MAX", "L_RANGE_N_MAX", "PROP1_CASES", "PROP1_DERIVED_N_MAX",
-    "PROP1_DERIVED_R", "PROP3_SIZES", "PROP3_TS", "SEC73_EPS", "SEC731_N", "SWEEP_TS",
-    "alg71_cases", "construction_grid", "eps_exp", "eps_float", "first_l_range_n",
-    "l_range_grid",
+    "ALG71_SPAN", "CONSTRUCTION_N_MAX", "COUNT_RULE_N_MAX", "COUNT_RULE_TS", "L_RANGE_N_MAX",
+    "PROP1_CASES", "PROP1_DERIVED_N_MAX", "PROP1_DERIVED_R", "PROP3_SIZES", "PROP3_TS",
+    "SEC73_EPS", "SEC731_N", "SWEEP_TS", "alg71_cases", "construction_grid", "count_rule_cases",
+    "count_rule_grid", "eps_exp", "eps_float", "first_l_range_n", "l_range_grid",
 ]
 
 # ---- Algorithm 7.1 (thesis §7.1.1) ------------------------------------------------------------
@@ -90,6 +90,28 @@ def l_range_grid() -> tuple[int, ...]:
     """N grid of the l-range check: N = ⌈(t+1)²⌉ … 80 for each t of :data:`SWEEP_TS`."""
     return tuple(sorted({n for t in SWEEP_TS
                          for n in range(first_l_range_n(t), L_RANGE_N_MAX + 1)}))
+
+
+# ---- §7.2.2 / ins15 §6.2 count rules ----------------------------------------------------------
+COUNT_RULE_TS = (1, 2, 3, 4, 5)
+"""t of the count-rule checks: integers, as the construction they belong to has t + 1 buckets
+B_1 … B_{t+1} and completes a class from the t other buckets (thesis §7.2.2, ins15 §6.2);
+the boundary t = 1 and the seeds' t = 2 (thesis Figs 7.6–7.7, ins15 §6.1)."""
+COUNT_RULE_N_MAX = 120
+
+
+def count_rule_cases() -> tuple[tuple[int, int, int], ...]:
+    """(t, N, l) of the count-rule checks: every t of :data:`COUNT_RULE_TS`, every
+    N = (t+1)² … 120 (the least N with an admissible l) and every l = 1 … ⌊N/(t+1)²⌋."""
+    return tuple((t, n, c) for t in COUNT_RULE_TS
+                 for n in range((t + 1) ** 2, COUNT_RULE_N_MAX + 1)
+                 for c in range(1, n // (t + 1) ** 2 + 1))
+
+
+def count_rule_grid() -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(N grid, l grid) of :func:`count_rule_cases`."""
+    cases = count_rule_cases()
+    return (tuple(sorted({n for _, n, _ in cases})), tuple(sorted({c for _, _, c in cases})))
 
 
 # ---- §7.3 (t-closeness ⇒ DP) -----------------------------------------------------------------

@@ -188,15 +188,16 @@ def table_utility() -> Table:
     d = data_dir()
     sets = [("census_casc.csv (FEDTAX confidential)", load_census(d)),
             ("adult.csv (hours-per-week confidential)", load_adult(d))]
-    sets = [(name, x) for name, x in sets if x is not None] or [
+    found: list[tuple[str, tuple[np.ndarray, np.ndarray, list[str]]]] = [
+        (name, x) for name, x in sets if x is not None] or [
         ("synthetic (seed 0, N = 1080)", synthetic())]
-    rows = [{"data": name.split(" ")[0], **r} for name, (c, q, _) in sets
+    rows = [{"data": name.split(" ")[0], **r} for name, (c, q, _) in found
             for r in utility_rows(c, q)]
     return Table(id="tcloseness-utility", source=f"{TH} §7.2; issue 7 experiments",
                  columns=("data", "t", "b", "k", "method", "sse_midpoint_rel",
                           "sse_permuted_rel", "corr_max_abs_change", "emd_t_of_release"),
                  rows=tuple(rows),
-                 notes=("Data: " + "; ".join(f"{n}, QIs {x[2]}" for n, x in sets) + ".  SSE "
+                 notes=("Data: " + "; ".join(f"{n}, QIs {x[2]}" for n, x in found) + ".  SSE "
                         "relative to the total sum of squares; corr: largest change of "
                         "corr(QI, C) after within-class permutation; emd_t_of_release: the "
                         "ordered-distance EMD t-closeness level the same release reaches (Li et "

@@ -42,17 +42,3 @@ def _tables() -> Any:
     from privlab.proofs.thesis import ch4_tables as tb
 
     return tb
-
-
-def _opt() -> Any:
-    from privlab.proofs.thesis import ch4_optimality as op
-
-    return op
-
-
-def _thm1_member() -> Any:
-    from privlab.mechanisms.noise.staircase import Staircase
-
-    return _opt().check_thm_1_symmetric(
-        instances={"member d=0.5 (optimal)": (Staircase(epsilon=1.0, d=0.5), 1.0)},
-        accept=("less",))

@@ -12,14 +12,16 @@ import sympy as sp
 from privlab.mechanisms.noise.laplace import Laplace
 from privlab.mechanisms.noise.staircase import Staircase
 from privlab.proofs.thesis import ch4_exact as ex
+from privlab.proofs.thesis import ch4_grids as gr
 from privlab.proofs.thesis import ch4_noises as nz
+from privlab.proofs.thesis import ch4_proofs as pf
 from privlab.types import CheckResult, Method
 
 DPS = 30
-MEMBER_D = (0.0, 0.25, 0.5, 0.75, 1.0)
+MEMBER_D = gr.MEMBER_D
 INTERIOR_D = (0.05, 0.25, 0.5, 0.75, 0.95)
-EPS_GRID = (0.01, 0.5, 1.0, 2.0, 10.0)
-"""ε from 0.01 to 10 (issue 14 sweep); members d ∈ MEMBER_D include the end points 0, Δ."""
+EPS_GRID = gr.MEMBER_EPS
+"""The thesis's ε (0.01 … 10); members d ∈ MEMBER_D include the end points 0, Δ."""
 
 
 def _api() -> tuple[Any, Any]:
@@ -59,7 +61,8 @@ def exercise_non_members(fails: Any) -> dict[str, Any]:
     ε-DP instance of :func:`thm1_instances` whose law *fails* the property must be non-optimal —
     shown by an exact compare() finding a member strictly smaller.  ``exercised`` counts the
     failing instances (the check says nothing unless some exist)."""
-    rows, ok = [], True
+    rows: list[dict[str, Any]] = []
+    ok = True
     for name, (y, e) in thm1_instances().items():
         if not fails(y, e):
             rows.append({"Y": name, "fails_property": False})
@@ -105,20 +108,22 @@ def _non_member_order(y: Any, e: float) -> tuple[bool, float | None, str | None]
 
 @functools.lru_cache(maxsize=64)
 def _member_mass_ratios(e: float, d: float) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
-    """For the member (ε = e, Δ = 1, d), at 40 digits: the masses P([i − 1, i]), i = 0 … 17,
-    and the left ratios P([−i − 2, −i − 1])/P([−i − 1, −i]), i = 0 … 15.  Independent of the
-    ratio tested, so memoised per process (shared by Lemma 2 and its mutant)."""
+    """For the member (ε = e, Δ = 1, d), at 40 digits: the masses P([j − 1, j]), j = 0 … 1 +
+    max i, and the left ratios P([−i − 2, −i − 1])/P([−i − 1, −i]), i ∈
+    :data:`~privlab.proofs.thesis.ch4_grids.LEMMA2_I`.  Independent of the ratio tested, so
+    memoised per process (shared by Lemma 2 and its mutant)."""
     with mpmath.workdps(40):
         y = nz.staircase_like(e, 1, d)
-        masses = tuple(ex.interval_mass(y, i, i + 1) for i in range(-1, 17))
+        masses = tuple(ex.interval_mass(y, j - 1, j) for j in range(max(gr.LEMMA2_I) + 3))
         left = tuple(ex.interval_mass(y, -i - 2, -i - 1) / ex.interval_mass(y, -i - 1, -i)
-                     for i in range(16))
+                     for i in gr.LEMMA2_I)
     return masses, left
 
 
 def check_lemma_2(*, power: float = 1.0) -> CheckResult:
     """(i) On the members Theorem 2 declares optimal: P([(i+1)Δ, (i+2)Δ]) = e^{−ε}P([iΔ,
-    (i+1)Δ]) for i = 0 … 15 (40 digits, both sides); the index set matters: i = −1 fails.
+    (i+1)Δ]) for i ∈ LEMMA2_I = 0 … 15 (40 digits, both sides), ε ∈ EPS_GRID, d ∈ MEMBER_D;
+    the index set matters: i = −1 fails.
     (ii) The implication on non-members: every symmetric ε-DP instance violating the mass
     property is strictly dominated (:func:`exercise_non_members`).  ``power`` (a mutant)
     replaces e^{−ε} by e^{−power·ε}."""
@@ -128,8 +133,8 @@ def check_lemma_2(*, power: float = 1.0) -> CheckResult:
             r = mpmath.exp(-power * mpmath.mpf(e))
             for d in MEMBER_D:
                 masses, left = _member_mass_ratios(e, d)
-                for i in range(1, 17):  # masses[i] = P([i−1, i])
-                    worst = max(worst, abs(masses[i + 1] / masses[i] - r))
+                for i in gr.LEMMA2_I:  # masses[j] = P([j − 1, j])
+                    worst = max(worst, abs(masses[i + 2] / masses[i + 1] - r))
                 worst = max(worst, max(abs(v - r) for v in left))
                 rows.append({"epsilon": e, "d": d,
                              "i=-1 ratio P[0,Δ]/P[−Δ,0]": mpmath.nstr(masses[1] / masses[0], 10)})
@@ -138,7 +143,7 @@ def check_lemma_2(*, power: float = 1.0) -> CheckResult:
     ok = members_ok and non["ok"]
     return CheckResult(holds=ok, claim="Lemma 2 (i ∈ ℕ = {0, 1, …}) on the optimal family",
                        value=mpmath.nstr(worst, 5), method=Method.PROPERTY,
-                       evidence={"epsilons": EPS_GRID, "d": MEMBER_D,
+                       evidence={"epsilons": EPS_GRID, "d": MEMBER_D, "i": gr.LEMMA2_I,
                                  "max |ratio − e^{−ε}| for i = 0..15, both sides":
                                      mpmath.nstr(worst, 5),
                                  "index_set": rows, "non_members": non},
@@ -181,44 +186,42 @@ def check_cor_1(*, eps_factor: float = 1.0) -> CheckResult:
 
 # ---- Theorem 1 --------------------------------------------------------------------------------
 def check_thm_1_printed() -> CheckResult:
-    """As printed (zero mean, not necessarily symmetric).  Counterexample: the asymmetric
-    Laplace with b₊ = 3/2, b₋ = 9/5.  Exact: zero mean (sympy), ε_true = 2·ln(6/5) + 5/9 < 1,
-    P(Y ∈ [0, 4]) = (6/11)(1 − e^{−8/3}) > 1/2 ≥ P(Ỹ ∈ [0, 4]) for every symmetric Ỹ."""
-    x = sp.Symbol("x", real=True)
-    b1, b2 = sp.Rational(3, 2), sp.Rational(9, 5)
-    hp, hm = b2 / (b1 * (b1 + b2)), b1 / (b2 * (b1 + b2))
-    total = sp.integrate(hp * sp.exp(-x / b1), (x, 0, sp.oo)) + sp.integrate(
-        hm * sp.exp(x / b2), (x, -sp.oo, 0))
-    mean = sp.integrate(x * hp * sp.exp(-x / b1), (x, 0, sp.oo)) + sp.integrate(
-        x * hm * sp.exp(x / b2), (x, -sp.oo, 0))
-    eps_true = sp.Max(1 / b1, 1 / b2, sp.log(hp / hm) + 1 / b2, -sp.log(hp / hm) + 1 / b1)
-    p_pos = sp.integrate(hp * sp.exp(-x / b1), (x, 0, 4))
-    facts = {"normalised": sp.simplify(total - 1) == 0, "zero_mean": sp.simplify(mean) == 0,
-             "eps_true<=1": bool(sp.N(eps_true, 50) <= 1),
-             "P(Y in [0,4]) > 1/2": bool(sp.N(p_pos - sp.Rational(1, 2), 50) > 0)}
-    y = nz.AsymmetricLaplace(epsilon=1.0, b_right=mpmath.mpf(3) / 2, b_left=mpmath.mpf(9) / 5)
-    with mpmath.workdps(DPS):
-        sup, _ = ex.density_sup(y, 1, 8)
-    verify_note: Any
-    try:
-        check_pure_dp, _ = _api()
-        verify_note = bool(check_pure_dp(y, dps=DPS).holds)
-    except Exception as exc:  # the counterexample does not rest on it
-        verify_note = f"not run: {type(exc).__name__}: {exc}"
-    refuted = all(facts.values())
+    """As printed (zero mean, not necessarily symmetric): decided for every ε > 0 and Δ > 0 by
+    :func:`~privlab.proofs.thesis.ch4_proofs.decide_thm_1` (``symmetric=False``): the zero-mean
+    ε-DP asymmetric Laplace with t = e^{ε/4}, b₊ = 2Δ/ε, b₋ = tb₊ has P(Y ∈ [0, α*]) > 1/2 ≥
+    P(Ỹ ∈ [0, α*]) for every symmetric Ỹ — the hypothesis 'symmetric' of the sentence that
+    introduces the theorem is what the statement omits.  At each ε of
+    :data:`~privlab.proofs.thesis.ch4_grids.THM1_EPS` (Δ = 1) the witness is evaluated exactly
+    (sympy), and its DP supremum recomputed on an independent route (exact pointwise supremum
+    of the lab's :class:`~privlab.proofs.thesis.ch4_noises.AsymmetricLaplace`, mpmath)."""
+    dec = pf.decide_thm_1(symmetric=False)
+    rows, agree = [], True
+    for e in gr.THM1_EPS:
+        w = pf.asymmetric_witness_at(e)
+        with mpmath.workdps(DPS):
+            em = mpmath.mpf(e)
+            t = mpmath.exp(em / 4)
+            y = nz.AsymmetricLaplace(epsilon=e, b_right=2 / em, b_left=2 * t / em)
+            sup, _ = ex.density_sup(y, 1, 8)
+            hp, _ = y.heights()
+            alpha = 2 / em * mpmath.log(2 * (1 + t) / (t - 1))
+            mass = hp * (2 / em) * -mpmath.expm1(-alpha * em / 2)
+        route_ok = bool(sup <= em * (1 + mpmath.mpf("1e-25")) and mass > mpmath.mpf(1) / 2
+                        and abs(sup - mpmath.mpf(str(w["sup log-ratio"]))) < mpmath.mpf("1e-15"))
+        good = w["P - 1/2 > 0"] and w["sup <= epsilon"]
+        agree = agree and route_ok == good
+        rows.append({**w, "density_sup (mpmath)": mpmath.nstr(sup, 20),
+                     "P(Y in [0, alpha*]) (mpmath)": mpmath.nstr(mass, 20),
+                     "refutes at this epsilon": good and route_ok})
+    refuted = dec.counterexample is not None and agree and all(
+        r["refutes at this epsilon"] for r in rows)
     return CheckResult(
-        holds=not refuted, claim="Theorem 1 as printed (zero-mean, possibly asymmetric Y)",
-        value=str(sp.N(p_pos, 15)), method=Method.EXACT,
-        evidence={**facts, "eps_true": str(sp.simplify(eps_true)),
-                  "eps_true_numeric": str(sp.N(eps_true, 15)),
-                  "pointwise_sup_window_8": mpmath.nstr(sup, 15),
-                  "verify.check_pure_dp": verify_note},
-        counterexample={"Y": "f(x) = h₊e^{−x/b₊} (x ≥ 0), h₋e^{x/b₋} (x < 0)",
-                        "b_plus": "3/2", "b_minus": "9/5", "h_plus": str(hp),
-                        "h_minus": str(hm), "epsilon": 1, "Delta": 1, "alpha": 4,
-                        "P(Y in [0, alpha])": str(sp.N(p_pos, 15)),
-                        "bound_for_symmetric_Ytilde": "P(Ỹ ∈ [0, α]) ≤ 1/2"}
-        if refuted else None)
+        holds=not refuted, decided=refuted,
+        claim="Theorem 1 as printed (zero-mean, possibly asymmetric Y)",
+        value=[r["P(Y in [0, alpha*])"] for r in rows], method=Method.SYMBOLIC,
+        evidence={"proof": dec.evidence, "epsilons": gr.THM1_EPS, "Delta": 1.0,
+                  "witness_per_epsilon": rows},
+        counterexample={**(dec.counterexample or {}), "per_epsilon": rows} if refuted else None)
 
 
 def _dominating_candidates(y: Any, eps: float, extra: tuple[float, ...] = ()) -> list[float]:
@@ -285,6 +288,22 @@ def check_thm_1_symmetric(*, instances: dict[str, tuple[Any, float]] | None = No
                                                         not in accept])
 
 
+def check_thm_1_symmetric_proof(*, symmetric: bool = True, power: int = 1,
+                                strict: bool = False) -> CheckResult:
+    """Theorem 1 for symmetric Y, for all ε > 0, Δ > 0: the symbolic proof of
+    :func:`~privlab.proofs.thesis.ch4_proofs.decide_thm_1` (the keywords select its wrong
+    variants, which the same procedure refutes), corroborated on the instances of
+    :func:`check_thm_1_symmetric` (a dominating member found by compare(), exact)."""
+    proof = pf.decide_thm_1(symmetric=symmetric, power=power, strict=strict)
+    inst = check_thm_1_symmetric()
+    holds = proof.holds and inst.holds
+    cex = None if holds else (proof.counterexample if not proof.holds else inst.counterexample)
+    return CheckResult(holds=holds, decided=proof.decided and inst.decided,
+                       claim=proof.claim, value=proof.value, method=Method.SYMBOLIC,
+                       evidence={"proof": proof.evidence, "instances": inst.evidence},
+                       counterexample=cex)
+
+
 def check_thm_1_proof_construction() -> CheckResult:
     """The proof's two-valued redistribution on Y = sawtooth (slope ε/(2Δ), ε = Δ = 1): levels
     M0 = f(0), m0 = f(Δ⁻) = M0e^{−1/2} on [0, Δ] and, by f(x+Δ) = e^{−ε}f(x), e^{−ε}M0 and
@@ -335,14 +354,19 @@ def _perturbations(e: float, d: float) -> dict[str, Any]:
 
 
 def check_thm_2_printed() -> CheckResult:
-    """Theorem 2 for every member d ∈ [0, Δ].  Counterexample: d = Δ (the same law as d = 0:
-    M0(0)·e^{−ε} = M0(Δ), sympy) has density (1 − r)r^k/(2Δ) on (kΔ, (k+1)Δ]; its CDF is
-    linear on each [kΔ, (k+1)Δ] while Laplace's is concave with the same end values, so Laplace
-    (and every member with 0 < d < Δ) is strictly smaller.  Also: moving mass to the near half of
-    every step keeps it ε-DP."""
+    """Theorem 2 for every member d ∈ [0, Δ]: decided for every ε > 0 and Δ > 0 by
+    :func:`~privlab.proofs.thesis.ch4_proofs.decide_thm_2` (``endpoints=True``): d = Δ and
+    d = 0 are the same law, flat on each (kΔ, (k+1)Δ], and the member d = Δ/2 is strictly
+    smaller (H_Δ(Δ/2) − H_{Δ/2}(Δ/2) = q²/(2(1 + q)(2 + q)) > 0, q = e^ε − 1).  The gap is
+    evaluated exactly at each ε of :data:`~privlab.proofs.thesis.ch4_grids.THM2_EPS`; on an
+    independent route (ε = Δ = 1) compare() finds Laplace and the member d = Δ/2 strictly
+    smaller than d = Δ, and moving mass to the near half of every step keeps ε-DP."""
     check_pure_dp, compare = _api()
     from privlab.proofs.thesis import ch4_symbolic as sy
 
+    dec = pf.decide_thm_2(endpoints=True)
+    gaps = {e: pf.endpoint_gap_at(e) for e in gr.THM2_EPS}
+    gaps_positive = all(bool(sp.N(g, 40) > 0) for g in gaps.values())
     same_law = sp.simplify(sy.m0_of_d().subs(sy.D, 0) * sy.R - sy.m0_of_d().subs(
         sy.D, sy.DELTA)) == 0
     edge = Staircase(epsilon=1.0, d=1.0)
@@ -351,47 +375,78 @@ def check_thm_2_printed() -> CheckResult:
     moved = _perturbations(1.0, 0.0)["mass moved to the near half of every step"]
     moved_dp = bool(check_pure_dp(moved, epsilon=1.0, sensitivity=1.0, dps=DPS).holds)
     v_moved = str(compare(moved, edge, dps=DPS).value)
-    refuted = same_law and (v_lap == "less" or v_mid == "less")
+    refuted = dec.counterexample is not None and gaps_positive and same_law and v_mid == "less"
     a = np.array([0.25, 0.5, 0.75])
-    ev = {"d=0 and d=Δ are the same law": same_law, "compare(laplace, member d=Δ)": v_lap,
+    ev = {"proof": dec.evidence, "epsilons": gr.THM2_EPS, "d/Δ": (0.0, 1.0),
+          "H_Δ(Δ/2) − H_{Δ/2}(Δ/2) per ε": {e: str(sp.N(g, 15)) for e, g in gaps.items()},
+          "d=0 and d=Δ are the same law": same_law, "compare(laplace, member d=Δ)": v_lap,
           "compare(member d=Δ/2, member d=Δ)": v_mid,
           "near-half perturbation of d=0 is DP": moved_dp,
           "compare(perturbation, member d=Δ)": v_moved,
           "variance d=Δ": edge.variance(), "variance laplace": lap.variance()}
     return CheckResult(
-        holds=not refuted, claim="Theorem 2: every member with d ∈ [0, Δ] is optimal",
-        value=v_lap, method=Method.EXACT, evidence=ev,
-        counterexample={"Y": "staircase ε = Δ = 1, d = Δ (= d = 0)", "smaller": "Laplace(1)",
-                        "alpha": a.tolist(), "P(|Laplace| ≤ α)": lap.prob_within(a).tolist(),
-                        "P(|Y| ≤ α)": edge.prob_within(a).tolist()} if refuted else None)
+        holds=not refuted, decided=refuted,
+        claim="Theorem 2: every member with d ∈ [0, Δ] is optimal",
+        value=v_mid, method=Method.SYMBOLIC, evidence=ev,
+        counterexample={**(dec.counterexample or {}),
+                        "at ε = Δ = 1": {"alpha": a.tolist(),
+                                         "P(|member d=Δ/2| ≤ α)": mid.prob_within(a).tolist(),
+                                         "P(|Laplace| ≤ α)": lap.prob_within(a).tolist(),
+                                         "P(|member d=Δ| ≤ α)": edge.prob_within(a).tolist()}}
+        if refuted else None)
+
+
+@functools.cache
+def _thm_2_interior_facts() -> tuple[tuple[tuple[float, float, bool, Any,
+                                                 tuple[tuple[str, bool], ...]], ...],
+                                     tuple[tuple[str, str], ...]]:
+    """(per member (ε, d, DP, DP value, ((perturbation, still DP), …)), ((pair, compare), …))
+    for :func:`check_thm_2_interior` — independent of any mutant, so memoised per process
+    (shared by the claim and its mutant); immutable."""
+    check_pure_dp, compare = _api()
+    rows = []
+    for e in EPS_GRID:
+        for d in INTERIOR_D:
+            res = check_pure_dp(Staircase(epsilon=e, d=d), dps=DPS)
+            broken = tuple((k, bool(check_pure_dp(p, epsilon=e, sensitivity=1.0,
+                                                  dps=DPS).holds))
+                           for k, p in _perturbations(e, d).items())
+            rows.append((e, d, bool(res.holds), res.value, broken))
+    pairs = tuple((f"{d1} vs {d2}", str(compare(Staircase(epsilon=1.0, d=d1),
+                                                Staircase(epsilon=1.0, d=d2), dps=DPS).value))
+                  for d1, d2 in ((0.05, 0.5), (0.25, 0.75), (0.5, 0.95), (0.1, 0.11)))
+    return tuple(rows), pairs
 
 
 def check_thm_2_interior() -> CheckResult:
-    """Members with 0 < d < Δ: ε-DP; three ways of moving mass towards zero break DP; members
-    with different d are pairwise incomparable."""
-    check_pure_dp, compare = _api()
-    rows, ok = [], True
-    for e in EPS_GRID:
-        for d in INTERIOR_D:
-            y = Staircase(epsilon=e, d=d)
-            res = check_pure_dp(y, dps=DPS)
-            broken = {k: bool(check_pure_dp(p, epsilon=e, sensitivity=1.0, dps=DPS).holds)
-                      for k, p in _perturbations(e, d).items()}
-            good = bool(res.holds) and not any(broken.values())
-            ok = ok and good
-            rows.append({"epsilon": e, "d": d, "dp": bool(res.holds), "dp_value": res.value,
-                         "perturbation_still_dp": broken})
-    incomparable = {}
-    for d1, d2 in ((0.05, 0.5), (0.25, 0.75), (0.5, 0.95), (0.1, 0.11)):
-        v = str(compare(Staircase(epsilon=1.0, d=d1), Staircase(epsilon=1.0, d=d2),
-                        dps=DPS).value)
-        incomparable[f"{d1} vs {d2}"] = v
-        ok = ok and v == "incomparable"
+    """Members with 0 < d < Δ (ε ∈ EPS_GRID, d ∈ INTERIOR_D): ε-DP; three ways of moving mass
+    towards zero break DP; members with different d are pairwise incomparable."""
+    facts, pairs = _thm_2_interior_facts()
+    rows = [{"epsilon": e, "d": d, "dp": dp, "dp_value": value,
+             "perturbation_still_dp": dict(broken)} for e, d, dp, value, broken in facts]
+    incomparable = dict(pairs)
+    ok = all(r["dp"] and not any(r["perturbation_still_dp"].values()) for r in rows) and all(
+        v == "incomparable" for v in incomparable.values())
     return CheckResult(holds=ok, claim="Theorem 2 for members with 0 < d < Δ",
                        value=len(rows), method=Method.PROPERTY,
                        evidence={"members": rows, "pairwise_eps_1": incomparable},
                        counterexample=None if ok else [r for r in rows if not r["dp"] or any(
                            r["perturbation_still_dp"].values())] or incomparable)
+
+
+def check_thm_2_interior_proof(*, endpoints: bool = False) -> CheckResult:
+    """Theorem 2 for 0 < d < Δ, for all ε > 0, Δ > 0: the symbolic proof of
+    :func:`~privlab.proofs.thesis.ch4_proofs.decide_thm_2` (``endpoints=True``, a mutant: the
+    end points included, which the same procedure refutes), corroborated by
+    :func:`check_thm_2_interior` (members DP, perturbations break DP, pairwise incomparable)."""
+    proof = pf.decide_thm_2(endpoints=endpoints)
+    num = check_thm_2_interior()
+    holds = proof.holds and num.holds
+    cex = None if holds else (proof.counterexample if not proof.holds else num.counterexample)
+    return CheckResult(holds=holds, decided=proof.decided and num.decided,
+                       claim=proof.claim, value=proof.value, method=Method.SYMBOLIC,
+                       evidence={"proof": proof.evidence, "members": num.evidence},
+                       counterexample=cex)
 
 
 def check_thm_2_wide_core() -> CheckResult:

@@ -21,6 +21,7 @@ import sympy as sp
 from privlab.mechanisms.noise.laplace import Laplace
 from privlab.mechanisms.noise.staircase import Staircase
 from privlab.proofs.thesis import ch4_exact as ex
+from privlab.proofs.thesis import ch4_grids as gr
 from privlab.proofs.thesis import ch4_noises as nz
 from privlab.proofs.thesis import ch4_symbolic as sym
 from privlab.types import CheckResult, Method
@@ -183,66 +184,76 @@ def check_def_8(*, closed: bool = False) -> CheckResult:
 
 
 # ---- Inequality (4.2) ------------------------------------------------------------------------
-def _eq42_distributions() -> list[tuple[str, Any]]:
+def _eq42_distributions(e: float = 1.0) -> list[tuple[str, Any]]:
+    """The noises of (4.2) at ε = ``e`` (Δ = 1): four ε-DP ones and four broken controls (each
+    broken at every ε: losses 2ε, 1.5ε, 2ε and ε + log 1.01)."""
     from privlab.mechanisms.noise.controls import (
         HalfScaleLaplace,
         HalfWidthStaircase,
         WrongRatioStaircase,
     )
 
-    return [("staircase(d=0.3)", Staircase(epsilon=1.0, d=0.3)),
-            ("laplace", Laplace(epsilon=1.0)),
-            ("sawtooth", nz.sawtooth(1.0, 1.0, 0.5)),
-            ("wide-core staircase(d=1.5)", nz.staircase_like(1.0, 1.0, 1.5)),
-            ("broken: half-scale laplace", HalfScaleLaplace(epsilon=1.0)),
-            ("broken: staircase ratio 1.5ε", WrongRatioStaircase(epsilon=1.0, d=0.3)),
-            ("broken: staircase width Δ/2", HalfWidthStaircase(epsilon=1.0, d=0.3)),
-            ("broken: core raised 1%", nz.staircase_like(1.0, 1.0, 0.4, core_factor=1.01))]
+    return [("staircase(d=0.3)", Staircase(epsilon=e, d=0.3)),
+            ("laplace", Laplace(epsilon=e)),
+            ("sawtooth", nz.sawtooth(e, 1.0, e / 2)),
+            ("wide-core staircase(d=1.5)", nz.staircase_like(e, 1.0, 1.5)),
+            ("broken: half-scale laplace", HalfScaleLaplace(epsilon=e)),
+            ("broken: staircase ratio 1.5ε", WrongRatioStaircase(epsilon=e, d=0.3)),
+            ("broken: staircase width Δ/2", HalfWidthStaircase(epsilon=e, d=0.3)),
+            ("broken: core raised 1%", nz.staircase_like(e, 1.0, 0.4, core_factor=1.01))]
+
+
+EQ42_EVENTS = 20
+"""Random interval events per noise and ε (7 ε × 8 noises)."""
 
 
 @functools.cache
-def _eq42_exact() -> tuple[tuple[str, Any, Any, Any, Any, bool], ...]:
-    """Per noise of :func:`_eq42_distributions`, at :data:`DPS` digits: (name, noise, exact
-    pointwise sup of log f(x) − log f(x+δ), event log-ratio of small intervals at the maximising
-    pair, worst of 150 random interval events (seeded generator, drawn in order over the
-    noises), check_pure_dp's verdict).  None of it depends on the factor the criterion is
-    compared with, so it is memoised per process (shared by the claim and its mutant); frozen
-    noises and mpf values in tuples."""
+def _eq42_exact() -> tuple[tuple[float, str, Any, Any, Any, Any, bool], ...]:
+    """Per ε of :data:`~privlab.proofs.thesis.ch4_grids.EQ42_EPS` and noise of
+    :func:`_eq42_distributions`, at :data:`DPS` digits: (ε, name, noise, exact pointwise sup of
+    log f(x) − log f(x+δ), event log-ratio of small intervals at the maximising pair, worst of
+    :data:`EQ42_EVENTS` random interval events (seeded generator, drawn in order over ε and the
+    noises),
+    check_pure_dp's verdict).  None of it depends on the factor the criterion is compared with,
+    so it is memoised per process (shared by the claim and its mutant); frozen noises and mpf
+    values in tuples."""
     check_pure_dp, _ = _api()
     gen = np.random.default_rng(42)
     out = []
     with mpmath.workdps(DPS):
-        for name, y in _eq42_distributions():
-            tail = y.tail()
-            window = float(tail.start) + 4 * float(tail.period) + 1
-            sup, arg = ex.density_sup(y, y.sensitivity, window)
-            x, dy = arg["interior_x"], arg["interior_y"] - arg["interior_x"]
-            h = mpmath.mpf("1e-10")
-            ev = ex.event_log_ratio(y, x - h, x + h, dy)
-            worst_random = mpmath.mpf("-inf")
-            for _ in range(150):
-                c, w = gen.uniform(-window, window), gen.uniform(1e-3, 2.0)
-                s = gen.uniform(-1, 1) * y.sensitivity
-                worst_random = max(worst_random, ex.event_log_ratio(y, c - w, c + w, s))
-            verify = check_pure_dp(y, dps=DPS)
-            out.append((name, y, sup, ev, worst_random, bool(verify.holds)))
+        for e in gr.EQ42_EPS:
+            for name, y in _eq42_distributions(e):
+                tail = y.tail()
+                window = float(tail.start) + 4 * float(tail.period) + 1
+                sup, arg = ex.density_sup(y, y.sensitivity, window)
+                x, dy = arg["interior_x"], arg["interior_y"] - arg["interior_x"]
+                h = mpmath.mpf("1e-10")
+                ev = ex.event_log_ratio(y, x - h, x + h, dy)
+                worst_random = mpmath.mpf("-inf")
+                for _ in range(EQ42_EVENTS):
+                    c, w = gen.uniform(-window, window), gen.uniform(1e-3, 2.0)
+                    s = gen.uniform(-1, 1) * y.sensitivity
+                    worst_random = max(worst_random, ex.event_log_ratio(y, c - w, c + w, s))
+                verify = check_pure_dp(y, dps=DPS)
+                out.append((e, name, y, sup, ev, worst_random, bool(verify.holds)))
     return tuple(out)
 
 
 def check_eq_4_2(*, pointwise_factor: float = 1.0) -> CheckResult:
-    """For each noise: pointwise verdict (4.2) — exact sup of log f(x) − log f(x+δ) over a
-    window covering the head and 3 tail periods — vs event verdict (4.1): small intervals at
-    the maximising pair, and 150 random intervals and shifts.  They must agree; and the pointwise
-    sup must agree with privlab.verify.check_pure_dp."""
+    """For each ε of the grid and each noise: pointwise verdict (4.2) — exact sup of log f(x) −
+    log f(x+δ) over a window covering the head and 3 tail periods — vs event verdict (4.1):
+    small intervals at the maximising pair, and :data:`EQ42_EVENTS` random intervals and
+    shifts.  They must agree; and the pointwise sup must agree with check_pure_dp.
+    ``pointwise_factor`` ≠ 1 (a mutant) compares the pointwise sup with factor·ε."""
     rows, agree = [], True
     with mpmath.workdps(DPS):
-        for name, y, sup, ev, worst_random, verify_holds in _eq42_exact():
+        for e, name, y, sup, ev, worst_random, verify_holds in _eq42_exact():
             eps = mpmath.mpf(y.epsilon)
             pointwise_dp = sup <= pointwise_factor * eps * (1 + mpmath.mpf("1e-20"))
             event_dp = ev <= eps * (1 + mpmath.mpf("1e-20")) and worst_random <= eps * (
                 1 + mpmath.mpf("1e-20"))
             agree = agree and pointwise_dp == event_dp == verify_holds
-            rows.append({"noise": name, "claimed_epsilon": y.epsilon,
+            rows.append({"epsilon": e, "noise": name, "claimed_epsilon": y.epsilon,
                          "pointwise_sup": mpmath.nstr(sup, 15),
                          "event_log_ratio_at_sup": mpmath.nstr(ev, 15),
                          "worst_random_event": mpmath.nstr(worst_random, 15),
@@ -250,14 +261,15 @@ def check_eq_4_2(*, pointwise_factor: float = 1.0) -> CheckResult:
                          "verify.check_pure_dp": verify_holds})
     return CheckResult(holds=agree, claim="(4.2) f(x) ≤ e^ε f(x+δ) at continuity points ⇔ ε-DP",
                        value=sum(r["pointwise_dp"] for r in rows), method=Method.NUMERIC,
-                       evidence={"noises": rows},
+                       evidence={"epsilons": gr.EQ42_EPS, "Delta": 1.0,
+                                 "random_events_per_noise": EQ42_EVENTS, "noises": rows},
                        counterexample=None if agree else [r for r in rows if not (
                            r["pointwise_dp"] == r["event_dp"] == r["verify.check_pure_dp"])])
 
 
 # ---- §4.3 -----------------------------------------------------------------------------------
-SEC43_GRID = [(e, dl) for e in (0.01, 0.05, 0.1, 0.5, 1.0, 2.0, 5.0, 10.0) for dl in (1.0, 2.5)]
-"""ε from 0.01 to 10 (issue 14's sweep), two sensitivities."""
+SEC43_GRID = [(e, dl) for e in gr.SEC43_EPS for dl in gr.SEC43_DELTA]
+"""ε from 0.01 to 10 (issue 14's sweep and the thesis's values), two sensitivities."""
 
 
 @functools.cache
@@ -332,7 +344,7 @@ def check_sec43_smaller(*, d_offset: float = 0.0) -> CheckResult:
     incomparable by ~1e-34 (rounding of m)."""
     _, compare = _api()
     rows, ok = [], True
-    for e in (0.1, 0.5, 1.0, 2.0, 5.0):
+    for e in gr.SMALLER_EPS:
         lap = Laplace(epsilon=e)
         member = (nz.sec43_member(e, 1) if not d_offset else
                   Staircase(epsilon=e, d=Staircase.from_laplace(lap).d + d_offset))
@@ -352,60 +364,106 @@ def check_sec43_smaller(*, d_offset: float = 0.0) -> CheckResult:
                        counterexample=None if ok else [r for r in rows if r["compare"] != "less"])
 
 
+def check_sec43_dp_proof(*, claimed: float = 1.0) -> CheckResult:
+    """§4.3 DP for every ε > 0, Δ > 0: the symbolic proof of
+    :func:`~privlab.proofs.thesis.ch4_proofs.decide_sec43_dp` (``claimed`` < 1, a mutant:
+    (claimed·ε)-DP, which it refutes), corroborated by :func:`check_sec43_dp` on
+    :data:`SEC43_GRID` (check_pure_dp and the exact pointwise supremum)."""
+    from privlab.proofs.thesis import ch4_proofs as pf
+
+    proof = pf.decide_sec43_dp(claimed=claimed)
+    num = check_sec43_dp(claimed=claimed)
+    holds = proof.holds and num.holds
+    cex = None if holds else (proof.counterexample if not proof.holds else num.counterexample)
+    return CheckResult(holds=holds, decided=proof.decided and num.decided, claim=proof.claim,
+                       value=proof.value, method=Method.SYMBOLIC, counterexample=cex,
+                       evidence={"proof": proof.evidence, "grid": num.evidence})
+
+
+def check_sec43_smaller_proof(*, d_offset: float = 0.0) -> CheckResult:
+    """§4.3 member < Laplace for every ε > 0, Δ > 0: the symbolic proof of
+    :func:`~privlab.proofs.thesis.ch4_proofs.decide_sec43_smaller` (``d_offset`` ≠ 0, a mutant:
+    the member d = m + offset claimed smaller, which it refutes), corroborated by
+    :func:`check_sec43_smaller` (compare() on a grid of ε)."""
+    from privlab.proofs.thesis import ch4_proofs as pf
+
+    proof = pf.decide_sec43_smaller(gamma_offset=d_offset)
+    num = check_sec43_smaller(d_offset=d_offset)
+    holds = proof.holds and num.holds
+    cex = None if holds else (proof.counterexample if not proof.holds else num.counterexample)
+    return CheckResult(holds=holds, decided=proof.decided and num.decided, claim=proof.claim,
+                       value=proof.value, method=Method.SYMBOLIC, counterexample=cex,
+                       evidence={"proof": proof.evidence, "grid": num.evidence})
+
+
 # ---- Lemma 1 --------------------------------------------------------------------------------
-def _lemma_1_noises() -> dict[str, Any]:
-    return {"staircase(d=0.3)": nz.staircase_like(1, 1, 0.3),
-            "staircase(d=0.8)": nz.staircase_like(1, 1, 0.8),
-            "laplace": nz.sawtooth(1, 1, 1), "sawtooth": nz.sawtooth(1, 1, 0.5)}
+def _lemma_1_noises(e: float = 1.0) -> dict[str, Any]:
+    """ε-DP noises at ε = ``e`` (Δ = 1): two staircases, Laplace (the sawtooth with slope ε)
+    and a sawtooth with slope ε/2."""
+    return {"staircase(d=0.3)": nz.staircase_like(e, 1, 0.3),
+            "staircase(d=0.8)": nz.staircase_like(e, 1, 0.8),
+            "laplace": nz.sawtooth(e, 1, e), "sawtooth": nz.sawtooth(e, 1, e / 2)}
+
+
+LEMMA1_INTERVALS = 30
+"""Random intervals per noise and ε (7 ε × 4 noises)."""
 
 
 @functools.cache
-def _lemma_1_intervals() -> tuple[tuple[str, Any, Any, bool, Any, tuple[Any, ...]], ...]:
-    """The 240 random intervals I = [lo, hi] of Lemma 1 (seeded generator, 60 per noise, in
-    order) at 40 digits, each as (noise, lo, hi, P(I + Δ) = e^{−ε}P(I) within 10⁻³⁰,
-    (P(I + Δ) − e^{−ε}P(I))/P(I), breakpoints of f on I and of f(· + Δ)).  The interval side
-    does not depend on the pointwise ε tested, so it is memoised per process (shared by the
-    claim and its mutant); immutable tuples of mpf."""
+def _lemma_1_intervals() -> tuple[tuple[float, str, Any, Any, bool, Any, tuple[Any, ...]], ...]:
+    """The random intervals I = [lo, hi] of Lemma 1 (seeded generator, :data:`LEMMA1_INTERVALS`
+    per noise and ε of
+    :data:`~privlab.proofs.thesis.ch4_grids.LEMMA1_EPS`, in order) at 40 digits, each as (ε,
+    noise, lo, hi, P(I + Δ) = e^{−ε}P(I) within 10⁻³⁰, (P(I + Δ) − e^{−ε}P(I))/P(I),
+    breakpoints of f on I and of f(· + Δ)).  The interval side does not depend on the
+    pointwise factor tested, so it is memoised per process (shared by the claim and its
+    mutant); immutable tuples of mpf."""
     gen = np.random.default_rng(1)
     out = []
     with mpmath.workdps(40):
         tol = mpmath.mpf("1e-30")
-        r = mpmath.exp(-1)
-        for name, y in _lemma_1_noises().items():
-            for k in range(60):
-                lo = gen.uniform(-3, 3) if k % 2 else gen.uniform(0, 3)
-                lo = mpmath.mpf(lo)
-                hi = lo + mpmath.mpf(gen.uniform(0.05, 2.5))
-                p, q = ex.interval_mass(y, lo, hi), ex.interval_mass(y, lo + 1, hi + 1)
-                integral_eq = abs(q - r * p) <= tol * p
-                pts = sorted(set(ex.breakpoints(y, lo, hi))
-                             | {x - 1 for x in ex.breakpoints(y, lo + 1, hi + 1)})
-                out.append((name, lo, hi, bool(integral_eq), (q - r * p) / p, tuple(pts)))
+        for e in gr.LEMMA1_EPS:
+            r = mpmath.exp(-mpmath.mpf(e))
+            for name, y in _lemma_1_noises(e).items():
+                for k in range(LEMMA1_INTERVALS):
+                    lo = gen.uniform(-3, 3) if k % 2 else gen.uniform(0, 3)
+                    lo = mpmath.mpf(lo)
+                    hi = lo + mpmath.mpf(gen.uniform(0.05, 2.5))
+                    p, q = ex.interval_mass(y, lo, hi), ex.interval_mass(y, lo + 1, hi + 1)
+                    integral_eq = abs(q - r * p) <= tol * p
+                    pts = sorted(set(ex.breakpoints(y, lo, hi))
+                                 | {x - 1 for x in ex.breakpoints(y, lo + 1, hi + 1)})
+                    out.append((e, name, lo, hi, bool(integral_eq), (q - r * p) / p,
+                                tuple(pts)))
     return tuple(out)
 
 
-def check_lemma_1(*, pointwise_eps: float = 1.0) -> CheckResult:
-    """Random intervals I on ε-DP noises: P(I + Δ) = e^{−ε}P(I) exactly iff f(x + Δ) = e^{−ε}f(x)
-    on all of I (piecewise exact, 40 digits); both branches must occur."""
-    noises = _lemma_1_noises()
-    counts = {"equal_both": 0, "unequal_both": 0}
+def check_lemma_1(*, pointwise_factor: float = 1.0) -> CheckResult:
+    """Random intervals I on ε-DP noises at every ε of the grid: P(I + Δ) = e^{−ε}P(I) exactly
+    iff f(x + Δ) = e^{−ε}f(x) on all of I (piecewise exact, 40 digits); both branches must
+    occur at each ε.  ``pointwise_factor`` ≠ 1 (a mutant) tests f(x + Δ) = e^{−factor·ε}f(x)."""
+    noises = {e: _lemma_1_noises(e) for e in gr.LEMMA1_EPS}
+    counts = {e: {"equal_both": 0, "unequal_both": 0} for e in gr.LEMMA1_EPS}
     bad, min_gap = [], mpmath.mpf("inf")
     with mpmath.workdps(40):
         tol = mpmath.mpf("1e-30")
-        for name, lo, hi, integral_eq, gap, pts_t in _lemma_1_intervals():
-            y = noises[name]
+        for e, name, lo, hi, integral_eq, gap, pts_t in _lemma_1_intervals():
+            y = noises[e][name]
             min_gap = min(min_gap, gap)
-            pointwise_eq, _ = ex.linear_equal_on(ex.shift_gap(y, 1, pointwise_eps),
-                                                 list(pts_t), tol)  # pointwise_eps ≠ 1: a mutant
-            counts["equal_both" if integral_eq else "unequal_both"] += (
+            pointwise_eq, _ = ex.linear_equal_on(
+                ex.shift_gap(y, 1, pointwise_factor * mpmath.mpf(e)), list(pts_t), tol)
+            counts[e]["equal_both" if integral_eq else "unequal_both"] += (
                 integral_eq == pointwise_eq)
             if integral_eq != pointwise_eq:
-                bad.append({"noise": name, "I": [str(lo), str(hi)],
+                bad.append({"epsilon": e, "noise": name, "I": [str(lo), str(hi)],
                             "integral_equal": integral_eq, "pointwise_equal": pointwise_eq})
-    ok = not bad and counts["equal_both"] > 0 and counts["unequal_both"] > 0 and min_gap >= -tol
+    both = all(c["equal_both"] > 0 and c["unequal_both"] > 0 for c in counts.values())
+    ok = not bad and both and min_gap >= -tol
     return CheckResult(holds=ok, claim="Lemma 1 (interval equality ⇔ pointwise equality)",
                        value=counts, method=Method.PROPERTY,
-                       evidence={"noises": list(noises), "intervals_per_noise": 60,
+                       evidence={"epsilons": gr.LEMMA1_EPS, "Delta": 1.0,
+                                 "noises": list(_lemma_1_noises()),
+                                 "intervals_per_noise": LEMMA1_INTERVALS,
                                  "agreements": counts,
                                  "min (P(I+Δ) − e^{−ε}P(I))/P(I)": mpmath.nstr(min_gap, 5)},
                        counterexample=bad[:5] or None)

@@ -194,33 +194,70 @@ def check_m0_d_relation(*, printed: sp.Expr | None = None) -> CheckResult:
                        counterexample=None if ok else {"derived": str(d_sol)})
 
 
+@functools.cache
+def _indexing_masses() -> tuple[bool, tuple[tuple[float, float, Any], ...]]:
+    """(M0 = :func:`m0_of_d` solves the printed M0–d relation, and the total mass of the
+    density read with ℕ = {0, 1, …} at that M0 for each ε of
+    :data:`~privlab.proofs.thesis.ch4_grids.PAPER_EPS` and d of
+    :data:`~privlab.proofs.thesis.ch4_grids.INDEXING_D`, Δ = 1, rounded to 20 digits) —
+    memoised per process; immutable."""
+    from privlab.proofs.thesis import ch4_grids as gr
+    from privlab.proofs.thesis.ch4_sign import exact_eps
+
+    printed = (1 - R - 2 * M0 * R * DELTA) / (2 * (1 - R) * M0)
+    inverse = sp.simplify(printed.subs(M0, m0_of_d()) - D) == 0
+    total0 = _normalisation(M0 * geom_sum(sp.Integer(1)), M0 * D).subs(M0, m0_of_d())
+    out = []
+    for e in gr.PAPER_EPS:
+        for d in gr.INDEXING_D:
+            sub = {R: sp.exp(-exact_eps(e)), DELTA: 1, D: sp.Rational(str(d))}
+            out.append((e, d, rounded(total0.subs(sub), 20)))
+    return bool(inverse), tuple(out)
+
+
 def check_printed_indexing() -> CheckResult:
     """Theorem 1 prints f = M0 e^{−iε} on [d + iΔ, d + (i+1)Δ], i ∈ ℕ.  Reading ℕ = {0, 1, …}:
-    step 0 has the core height and normalisation contradicts the printed M0–d relation.
-    Reading ℕ = {1, 2, …}: (d, d + Δ) carries no density, which breaks ε-DP."""
+    step 0 has the core height and normalisation contradicts the printed M0–d relation — the
+    total mass is 1 + (1 − r)Δ/(d(1 − r) + rΔ) > 1 for every ε > 0, Δ > 0, d ≥ 0 (sympy, sign
+    certified with r = 1/(1 + q)), evaluated at each ε of the thesis and d ∈ {0, Δ/2}, Δ = 1.
+    Reading ℕ = {1, 2, …}: (d, d + Δ) carries no density, which breaks ε-DP for every ε."""
+    from privlab.proofs.thesis.ch4_sign import Q, certify_sign
+
     printed = (1 - R - 2 * M0 * R * DELTA) / (2 * (1 - R) * M0)
     total0 = _normalisation(M0 * geom_sum(sp.Integer(1)), M0 * D)
     (d0,) = sp.solve(sp.Eq(total0, 1), D)
     reading0_ok = sp.simplify(d0 - printed) == 0
-    # concrete: ε = Δ = 1, d = 1/2, M0 from the printed relation; total mass under reading 0
+    excess = sp.factor(sp.simplify(total0.subs(M0, m0_of_d()) - 1))
+    sign, form = certify_sign(excess.subs(R, 1 / (1 + Q)))
+    excess_positive = sign == 2
+    inverse, masses = _indexing_masses()
+    all_off = inverse and all(m > 1 for _, _, m in masses)
+    # reading 1: zero density on (d, d + Δ); a shift by Δ/2 from d + 1.1Δ lands there
     sub = {R: sp.exp(-1), DELTA: 1, D: sp.Rational(1, 2)}
     m0_printed = sp.solve(sp.Eq(printed.subs(sub), sp.Rational(1, 2)), M0)[0]
-    mass0 = rounded(total0.subs(sub).subs(M0, m0_printed), 20)
-    # reading 1: zero density on (d, d + Δ); a shift by Δ/2 from d + 1.1Δ lands there
     x, y = sp.Rational(1, 2) + sp.Rational(11, 10), sp.Rational(1, 2) + sp.Rational(6, 10)
     f_x = m0_printed * sp.exp(-1)
-    ok = reading0_ok  # both literal readings fail → refuted
+    refuted = not reading0_ok and excess_positive and all_off
     return CheckResult(
-        holds=ok, claim="the density form printed in Theorem 1 is a normalised ε-DP density "
-                        "consistent with the printed M0–d relation", value=str(mass0),
-        method=Method.EXACT,
+        holds=not refuted, decided=refuted or reading0_ok,
+        claim="the density form printed in Theorem 1 is a normalised ε-DP density "
+              "consistent with the printed M0–d relation",
+        value={f"eps={e}, d={d}": str(m) for e, d, m in masses}, method=Method.SYMBOLIC,
         evidence={"reading_N_from_0_relation": str(d0), "printed_relation": str(printed),
                   "reading_N_from_0_matches": reading0_ok,
+                  "M0 = (1 − r)/(2(d(1 − r) + rΔ)) solves the printed relation": inverse,
+                  "reading_N_from_0_total_mass_minus_1": str(excess),
+                  "excess_positive_for_all_parameters": excess_positive,
+                  "excess_in_q": form,
+                  "reading_N_from_0_total_mass (Δ = 1)": [
+                      {"epsilon": e, "d": d, "total_mass": str(m)} for e, d, m in masses],
                   "reading_N_from_1": "density 0 on (d, d+Δ): not ε-DP for any ε",
                   "corrected_reading": "height M0·e^{−(i+1)ε} on (d+iΔ, d+(i+1)Δ], i ≥ 0"},
-        counterexample=None if ok else {
+        counterexample=None if not refuted else {
             "epsilon": 1, "Delta": 1, "d": "1/2", "M0_from_printed_relation": str(m0_printed),
-            "reading_N_from_0_total_mass": str(mass0),
+            "reading_N_from_0_total_mass": next(str(m) for e, d, m in masses
+                                                if e == 1.0 and d == 0.5),
+            "reading_N_from_0_total_mass_minus_1 (all ε, Δ, d)": str(excess),
             "reading_N_from_1_pair": {"x": str(x), "x_plus_delta": str(y), "delta": "-1/2",
                                       "f(x)": str(sp.N(f_x, 15)), "f(x+delta)": "0",
                                       "required": "f(x) <= e^eps f(x+delta)"}})

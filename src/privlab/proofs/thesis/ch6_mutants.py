@@ -1,5 +1,5 @@
 """Mutant checks of thesis ch.6 / vldb14 claims (microaggregation, DP releases); those that
-need a chapter module's internals live in that module (thesis.microaggregation, thesis.ch3).
+need a chapter module's internals live in that module (thesis.sec62_insensitivity, thesis.ch3).
 
 The ``Mutant(kind=..., description=..., check=...)`` entries themselves are written in each claim's
 ``Claim(...)`` definition; this module holds the check functions too long for a lambda.

@@ -43,6 +43,18 @@ N_ALG71 = Param(name="N", lo=1, lo_closed=True, integer=True, boundary=(1,),
 T_SWEEP = Param(name="t", lo=1, lo_closed=True, registry="t", boundary=(1,), grid=gr.SWEEP_TS)
 """t of the §7.2.2 sweeps: t ≥ 1 (Definition 15's distance; §7.2.1 names 1-closeness)."""
 CONSTRUCTION_N, CONSTRUCTION_L = gr.construction_grid()
+COUNT_RULE_N, COUNT_RULE_L = gr.count_rule_grid()
+COUNT_RULE_PARAMS = (
+    Param(name="t", lo=1, lo_closed=True, integer=True, registry="t", boundary=(1,),
+          grid=gr.COUNT_RULE_TS),
+    Param(name="N", lo=4, lo_closed=True, integer=True, boundary=(4,), grid=COUNT_RULE_N),
+    Param(name="l", lo=1, lo_closed=True, integer=True, boundary=(1,), grid=COUNT_RULE_L))
+"""t, N, l of the count rules (thesis §7.2.2, ins15 §6.2): integer t ≥ 1 — the construction
+has t + 1 buckets B_1 … B_{t+1} and completes a class from the t other buckets —, N ≥ (t+1)²
+(the least N with an admissible l; 4 at t = 1) and l = 1 … ⌊N/(t+1)²⌋; the grids are
+:func:`privlab.proofs.tcloseness.grids.count_rule_cases`'s."""
+COUNT_RULE_DOMAIN = ("integer t ∈ {1, 2, 3, 4, 5} (b = t + 1 buckets), N = (t+1)² … 120, "
+                     "every l = 1 … ⌊N/(t+1)²⌋")
 EPS_73 = Param(name="epsilon", lo=0, lo_closed=True, registry="epsilon", boundary=(0,),
                grid=tuple(gr.eps_float(e) for e in gr.SEC73_EPS))
 """ε of §7.3 (t = e^ε ≥ 1): the boundary ε = 0 is 1-closeness."""
@@ -125,12 +137,20 @@ CLAIMS: tuple[Claim, ...] = (
           statement="Taking ⌈k_i p_j/t⌉ records of each bucket j ≠ i and completing class i "
                     "with bucket B_i gives a t-close partition for every N, t and l.",
           check=ck.check_printed_rules, slow=True,
-          notes=("Refuted: over N ≤ 120, t ∈ {1.2, 1.5, 2, 2.5, 3, 4, 5} and all l, most "
-                 "cases fail — usually the column sums miss the bucket sizes (e.g. N = 10, "
-                 "t = 2, l = 1: counts per bucket (4, 3, 3) against sizes (3, 4, 3)); for "
-                 "non-integer t also the bounds.  See table thesis-7.2.2-rounding.  privlab "
-                 "solves the exact integer problem instead.",),
-          scope=_p(release="set", reading="the printed count rule"),
+          notes=("Refuted: over integer t = 1 … 5, N = (t+1)² … 120 and every l, most cases "
+                 "fail.  At every t ≥ 2 of the grid the rule fails where a valid count matrix "
+                 "exists, usually because the column sums miss the bucket sizes (first: "
+                 "N = 10, t = 2, l = 1: counts per bucket (4, 3, 3) against sizes (3, 4, 3)); "
+                 "at the boundary t = 1 it fails only where no 1-close partition with two "
+                 "buckets exists.  Non-integer t (privlab's b = ⌈t⌉ + 1, e.g. Table 7.5's "
+                 "t = 1.5) is outside the construction's t + 1 buckets and shown only in "
+                 "table thesis-7.2.2-rounding.  privlab solves the exact integer problem "
+                 "instead.",),
+          scope=_p(release="set", domain=COUNT_RULE_DOMAIN,
+                   reading="the printed count rule, for the integer t its t + 1 buckets "
+                           "B_1 … B_{t+1} require; a case fails when the counts are "
+                           "negative, leave [L, U] or miss the bucket sizes"),
+          params=COUNT_RULE_PARAMS,
           refutation=Refutation(kind="false-statement")),
     Claim(id="thesis:sec-7.2.2-construction", source=f"{F} §7.2.2",
           statement="privlab's repaired bucketization construction (§7.2.2's buckets and "

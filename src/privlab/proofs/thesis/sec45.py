@@ -24,13 +24,16 @@ from typing import Any
 import mpmath
 
 from privlab.proofs.setting import NOISE, _p
+from privlab.proofs.thesis import ch4_grids as gr
 from privlab.proofs.thesis import sec45_tables as tb
+from privlab.proofs.thesis.ch4_grids import eps_param
 from privlab.types import (
     CheckResult,
     Claim,
     Conjunct,
     Method,
     Mutant,
+    Param,
     Proof,
     Refutation,
     Table,
@@ -40,59 +43,89 @@ SRC = tb.SRC
 
 
 # ---- Proposition 1 -------------------------------------------------------------------------
-def check_prop_1(*, event_factor: float = 1.0) -> CheckResult:
-    """Pointwise criterion ⇔ event criterion, on shell noises where both can be computed exactly:
-    (⇒) for each construction the pointwise verdict of check_shell_dp is compared with the event
-    ratio P(Y ∈ A)/P(Y + δ ∈ A) of a small box A around its extremal pair (exact box
-    probabilities); (⇐) for the correct construction, 200 random boxes A and vertex shifts δ
-    never exceed e^ε (exact, mpmath)."""
-    import numpy as np
+PROP1_EPS = gr.PAPER_EPS
+"""Proposition 1 at the thesis's ε (0.01 … 10)."""
+PROP1_GEOMETRY: dict[int, tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]] = {
+    1: ((3.0,), (1.2,), (6.0,)),
+    2: (tb.S, tb.Z, (2.0, 20.0)),
+}
+"""Dimension → (S_f half-widths, core S_0, an oversized core): one dimension (the boundary
+case of d ≥ 1) and Example 5's S_f = [−1, 1] × [−10, 10], S_0 = [−0.1, 0.1] × [−1, 1]."""
+PROP1_DIMS = tuple(PROP1_GEOMETRY)
+PROP1_BOXES = 40
+"""Random boxes A and vertex shifts δ per (ε, dimension) for the (⇐) direction."""
 
+
+def _prop_1_mechs(e: float, dim: int) -> list[Any]:
+    """The correct shell noise and three constructions at ε = ``e`` in ``dim`` dimensions: steps
+    decaying too fast, steps of half the S_f width (both not DP) and an oversized core (DP)."""
     from privlab.mechanisms.noise.box_staircase import (
+        BoxStaircase,
         HalfStepBoxStaircase,
         OversizedCoreBoxStaircase,
         WrongRatioBoxStaircase,
     )
+
+    s, z, big = PROP1_GEOMETRY[dim]
+    return [BoxStaircase(epsilon=e, sensitivity=s, core=z),
+            WrongRatioBoxStaircase(epsilon=e, sensitivity=s, core=z),
+            HalfStepBoxStaircase(epsilon=e, sensitivity=s, core=z),
+            OversizedCoreBoxStaircase(epsilon=e, sensitivity=s, core=big)]
+
+
+def check_prop_1(*, event_factor: float = 1.0) -> CheckResult:
+    """Pointwise criterion ⇔ event criterion, on shell noises where both can be computed exactly,
+    at every ε of :data:`PROP1_EPS` in dimensions :data:`PROP1_DIMS`: (⇒) for each construction
+    the pointwise verdict of check_shell_dp is compared with the event ratio P(Y ∈ A)/P(Y + δ ∈
+    A) of a small box A around its extremal pair (exact box probabilities); (⇐) for the correct
+    construction, :data:`PROP1_BOXES` random boxes A and vertex shifts δ never exceed e^ε
+    (exact, mpmath).  ``event_factor`` ≠ 1 (a mutant) compares the event ratio with
+    e^{factor·ε}."""
+    import numpy as np
+
     from privlab.verify.noise.multivariate import check_shell_dp
 
-    mechs = [tb.example5(), WrongRatioBoxStaircase(epsilon=1.0, sensitivity=tb.S, core=tb.Z),
-             HalfStepBoxStaircase(epsilon=1.0, sensitivity=tb.S, core=tb.Z),
-             OversizedCoreBoxStaircase(epsilon=1.0, sensitivity=tb.S, core=(2.0, 20.0))]
-    rows, agree = [], True
-    for m in mechs:
-        res = check_shell_dp(m, samples=0)
-        pair = res.evidence.get("tight_pair") or res.evidence["violating_pair"]
-        x = np.array([float(Fraction(a)) for a in pair["x"]])
-        delta = np.array([float(Fraction(b)) for b in pair["delta"]])
-        eta = 0.05 * min(m.step)
-        lo, hi = x - eta, x + eta
-        with mpmath.workdps(40):
-            p0 = m.prob_box(list(lo), list(hi), exact=True)
-            p1 = m.prob_box(list(lo + delta), list(hi + delta), exact=True)
-            event_loss = float(mpmath.log(p0 / p1))
-        event_dp = event_loss <= event_factor * m.epsilon * (1 + 1e-12)  # ≠ 1: a mutant
-        agree = agree and (event_dp == res.holds)
-        rows.append({"mechanism": m.name, "pointwise_holds": res.holds,
-                     "pointwise_log_ratio": res.value, "event_log_ratio": event_loss,
-                     "event": {"lower": lo.tolist(), "upper": hi.tolist(),
-                               "delta": delta.tolist()}})
+    rows, agree, worst = [], True, {}
     gen = np.random.default_rng(45)
-    mech, worst = tb.example5(), -math.inf
-    s = np.asarray(tb.S)
-    for _ in range(200):
-        c = gen.uniform(-8, 8, 2) * s
-        half = gen.uniform(0.01, 3, 2) * s
-        delta = np.sign(gen.uniform(-1, 1, 2)) * s
-        with mpmath.workdps(30):
-            p0 = mech.prob_box(list(c - half), list(c + half), exact=True)
-            p1 = mech.prob_box(list(c - half - delta), list(c + half - delta), exact=True)
-            worst = max(worst, float(mpmath.log(p0 / p1)))
-    ok = agree and worst <= 1.0 + 1e-12
+    for e, dim in itertools.product(PROP1_EPS, PROP1_DIMS):
+        mechs = _prop_1_mechs(e, dim)
+        for m in mechs:
+            res = check_shell_dp(m, samples=0)
+            pair = res.evidence.get("tight_pair") or res.evidence["violating_pair"]
+            x = np.array([float(Fraction(a)) for a in pair["x"]])
+            delta = np.array([float(Fraction(b)) for b in pair["delta"]])
+            eta = 0.05 * min(m.step)
+            lo, hi = x - eta, x + eta
+            with mpmath.workdps(40):
+                p0 = m.prob_box(list(lo), list(hi), exact=True)
+                p1 = m.prob_box(list(lo + delta), list(hi + delta), exact=True)
+                event_loss = float(mpmath.log(p0 / p1))
+            event_dp = event_loss <= event_factor * m.epsilon * (1 + 1e-12)
+            agree = agree and (event_dp == res.holds)
+            rows.append({"epsilon": e, "dimension": dim, "mechanism": m.name,
+                         "pointwise_holds": res.holds, "pointwise_log_ratio": res.value,
+                         "event_log_ratio": event_loss,
+                         "event": {"lower": lo.tolist(), "upper": hi.tolist(),
+                                   "delta": delta.tolist()}})
+        mech, s, w = mechs[0], np.asarray(mechs[0].sensitivity), -math.inf
+        for _ in range(PROP1_BOXES):
+            c = gen.uniform(-8, 8, dim) * s
+            half = gen.uniform(0.01, 3, dim) * s
+            delta = np.sign(gen.uniform(-1, 1, dim)) * s
+            with mpmath.workdps(30):
+                p0 = mech.prob_box(list(c - half), list(c + half), exact=True)
+                p1 = mech.prob_box(list(c - half - delta), list(c + half - delta), exact=True)
+                w = max(w, float(mpmath.log(p0 / p1)))
+        worst[f"epsilon={e}, dimension={dim}"] = w / e
+    ok = agree and max(worst.values()) <= 1.0 + 1e-12
     return CheckResult(holds=ok, claim="ε-DP ⇔ f(x) ≤ e^ε f(x + δ) at continuity points",
-                       value=worst, method=Method.PROPERTY,
-                       evidence={"constructions": rows, "random_boxes": 200,
-                                 "worst_random_box_log_ratio": worst},
-                       counterexample=None if ok else rows)
+                       value=max(worst.values()), method=Method.PROPERTY,
+                       evidence={"epsilons": PROP1_EPS, "dimensions": PROP1_DIMS,
+                                 "constructions": rows, "random_boxes_per_case": PROP1_BOXES,
+                                 "worst_random_box_log_ratio_over_epsilon": worst},
+                       counterexample=None if ok else [r for r in rows if (
+                           r["event_log_ratio"] <= event_factor * r["epsilon"] * (1 + 1e-12))
+                           != r["pointwise_holds"]] or worst)
 
 
 # ---- Definition 9 --------------------------------------------------------------------------
@@ -138,15 +171,28 @@ def check_def_9(*, claimed_delta: int = 11) -> CheckResult:
 
 
 # ---- Theorem 3 -----------------------------------------------------------------------------
+THM3_EPS = gr.PAPER_EPS
+"""Theorem 3 at the thesis's ε: the ε-DP panel has a construction at each, and the optimality
+counterexample is decided at each."""
+THM3_DIMS = (1, 2, 3)
+"""Dimensions of the ε-DP panel (the optimality counterexample is one-dimensional)."""
+
+
 def _thm3_panel() -> list[Any]:
+    """Box staircases in 1–3 dimensions and L1-ball staircases: Example 5's S_f and S_0 at each
+    ε of :data:`THM3_EPS` not covered by the other constructions (ε = 0.5, 1, 2 are)."""
     from privlab.mechanisms.noise.box_staircase import BoxStaircase
     from privlab.mechanisms.noise.l1_staircase import L1BallStaircase
 
-    return [tb.example5(), BoxStaircase(epsilon=0.5, sensitivity=(1.0, 2.0, 0.5),
-                                        core=(0.3, 0.0, 0.5)),
-            BoxStaircase(epsilon=2.0, sensitivity=(3.0,), core=(1.2,)),
-            L1BallStaircase(epsilon=1.0, sensitivity=(1.0, 1.0), core=0.3),
-            L1BallStaircase(epsilon=1.0, sensitivity=(2.0, 1.0, 3.0), core=0.5)]
+    panel: list[Any] = [tb.example5(), BoxStaircase(epsilon=0.5, sensitivity=(1.0, 2.0, 0.5),
+                                                    core=(0.3, 0.0, 0.5)),
+                        BoxStaircase(epsilon=2.0, sensitivity=(3.0,), core=(1.2,)),
+                        L1BallStaircase(epsilon=1.0, sensitivity=(1.0, 1.0), core=0.3),
+                        L1BallStaircase(epsilon=1.0, sensitivity=(2.0, 1.0, 3.0), core=0.5)]
+    covered = {m.epsilon for m in panel}
+    panel += [BoxStaircase(epsilon=e, sensitivity=tb.S, core=tb.Z) for e in THM3_EPS
+              if e not in covered]
+    return panel
 
 
 def check_thm_3(*, panel: list[Any] | None = None) -> CheckResult:
@@ -205,7 +251,8 @@ def check_thm_3(*, panel: list[Any] | None = None) -> CheckResult:
                              "without breaking DP (core_slack_witness)."})
 
 
-def check_thm_3_optimality(*, core: float = 1.0, dps: int = 30) -> CheckResult:
+def check_thm_3_optimality(*, core: float = 1.0, dps: int = 30,
+                           epsilon: float = 1.0) -> CheckResult:
     """Theorem 3's "optimal" conjunct at a case its hypotheses allow: one dimension, Δ = 1,
     S_f = [−1, 1] and S_0 = [−core, core] (``core`` = 1: S_0 = S_f, which is star-shaped and
     inside S_f).  The shells are then the steps of the univariate staircase with d = core; for
@@ -222,43 +269,52 @@ def check_thm_3_optimality(*, core: float = 1.0, dps: int = 30) -> CheckResult:
     from privlab.verify import compare
     from privlab.verify.noise.multivariate import check_theorem3_conditions
 
-    box = BoxStaircase(epsilon=1.0, sensitivity=(1.0,), core=(core,))
+    box = BoxStaircase(epsilon=epsilon, sensitivity=(1.0,), core=(core,))
     cond = check_theorem3_conditions(box)
-    law = Staircase(epsilon=1.0, d=core, sensitivity=1.0)
+    law = Staircase(epsilon=epsilon, d=core, sensitivity=1.0)
     xs = np.array([0.0, core / 2, core, core + 0.5, core + 1.0, core + 1.5, core + 2.5])
     same = bool(np.allclose(box.pdf(xs[:, None]), law.pdf(xs), rtol=1e-12, atol=0.0))
-    order = str(compare(Laplace(epsilon=1.0, sensitivity=1.0), law, dps=dps).value)
+    lap = Laplace(epsilon=epsilon, sensitivity=1.0)
+    order = str(compare(lap, law, dps=dps).value)
     refuted = cond.holds and same and order == "less"
     alpha = np.array([0.25, 0.5, 0.75])
     return CheckResult(
         holds=not refuted, claim="Theorem 3's shell noise is optimal (S_0 ⊂ S_f star-shaped)",
         value=order, method=Method.EXACT,
-        evidence={"S_f": "[−1, 1]", "S_0": f"[−{core}, {core}]", "epsilon": 1.0,
+        evidence={"S_f": "[−1, 1]", "S_0": f"[−{core}, {core}]", "epsilon": epsilon,
                   "hypotheses_hold": cond.holds, "shell_law_is_staircase_d": core,
                   "same_law": same, "compare(Laplace, shell law)": order},
-        counterexample={"dimension": 1, "S_f": "[−1, 1]", "S_0": f"[−{core}, {core}] = S_f",
-                        "smaller": "Laplace(1)", "alpha": alpha.tolist(),
-                        "P(|Laplace| ≤ α)": Laplace(epsilon=1.0).prob_within(alpha).tolist(),
+        counterexample={"dimension": 1, "epsilon": epsilon, "S_f": "[−1, 1]",
+                        "S_0": f"[−{core}, {core}] = S_f", "smaller": f"Laplace(1/{epsilon})",
+                        "alpha": alpha.tolist(),
+                        "P(|Laplace| ≤ α)": lap.prob_within(alpha).tolist(),
                         "P(|Y| ≤ α)": law.prob_within(alpha).tolist()} if refuted else None)
 
 
 def check_thm_3_both(*, core: float = 1.0) -> CheckResult:
     """Theorem 3 judged per conjunct: "ε-DP" (:func:`check_thm_3`, on the panel of constructions)
-    and "optimal" (:func:`check_thm_3_optimality` at S_0 = S_f in one dimension)."""
-    dp, opt = check_thm_3(), check_thm_3_optimality(core=core)
-    ok = dp.holds and opt.holds
+    and "optimal" (:func:`check_thm_3_optimality` at S_0 = S_f in one dimension, at each ε of
+    :data:`THM3_EPS`)."""
+    dp = check_thm_3()
+    opts = {e: check_thm_3_optimality(core=core, epsilon=e) for e in THM3_EPS}
+    opt_holds = all(o.holds for o in opts.values())
+    ok = dp.holds and opt_holds
     cex = None
     if not dp.holds:
         cex = {"conjunct": "ε-DP", "witness": dp.counterexample}
-    elif not opt.holds:
-        cex = {"conjunct": "optimal", "witness": opt.counterexample}
+    elif not opt_holds:
+        first = next(o for o in opts.values() if not o.holds)
+        cex = {"conjunct": "optimal", "witness": first.counterexample,
+               "refuted_at_epsilon": [e for e, o in opts.items() if not o.holds]}
     return CheckResult(holds=ok, claim="Theorem 3: ε-DP and optimal", value={
-                           "ε-DP": dp.holds, "optimal": opt.holds},
+                           "ε-DP": dp.holds, "optimal": opt_holds},
                        method=Method.EXACT, counterexample=cex,
-                       evidence={"conjuncts": {"ε-DP": {"holds": dp.holds,
+                       evidence={"epsilons": THM3_EPS, "dimensions": THM3_DIMS,
+                                 "conjuncts": {"ε-DP": {"holds": dp.holds,
                                                         "evidence": dict(dp.evidence)},
-                                               "optimal": {"holds": opt.holds,
-                                                           "evidence": dict(opt.evidence)}}})
+                                               "optimal": {"holds": opt_holds, "evidence": {
+                                                   str(e): dict(o.evidence)
+                                                   for e, o in opts.items()}}}})
 
 
 def check_thm_3_recursion_index() -> CheckResult:
@@ -328,7 +384,7 @@ def _ex5_exact_cached() -> tuple[bool, dict[str, Any], float, bool]:
                                     - mech.marginal_pdf_exact(x * mech.sensitivity[j], j, 40)))
                           for j in (0, 1) for x in pts)
     lap_exact = lap.marginal_variance(0, exact=True) == 242
-    return quad.holds, quad.evidence, formula_err, lap_exact
+    return quad.holds, dict(quad.evidence), formula_err, bool(lap_exact)
 
 
 def check_ex_5(*, perturb: float = 0.0) -> CheckResult:
@@ -420,9 +476,15 @@ CLAIMS: tuple[Claim, ...] = (
     _claim("thesis:prop-1", "Proposition 1",
            "An a.c. noise Y gives ε-DP to f: D → ℝ^d iff f_Y(x) ≤ e^ε f_Y(x + δ) for all "
            "continuity points x, x + δ, δ = f(D) − f(D').", check_prop_1,
-           ("Checked on shell noises, where event probabilities are exact; a general measure-"
-            "theoretic proof is not attempted (property method).",),
-           scope=_p(reading=NOISE),
+           ("Checked on shell noises, where event probabilities are exact, at each thesis ε "
+            "(0.01, 0.1, 0.5, ln 2, 1, 2, 10) in one dimension (S_f = [−3, 3]) and two "
+            "(Example 5's S_f): the correct shell noise and three constructions (two not DP), "
+            "40 random boxes per case; a general measure-theoretic proof is not attempted "
+            "(property method).",),
+           scope=_p(reading=NOISE, domain="ε > 0, d ≥ 1 dimensions"),
+           params=(eps_param(PROP1_EPS),
+                   Param(name="dimension", lo=1, lo_closed=True, integer=True, boundary=(1,),
+                         grid=PROP1_DIMS)),
            mutants=(Mutant(kind="factor",
                            description="event criterion at e^{ε/2} claimed equivalent to "
                                        "the pointwise criterion at e^ε",
@@ -441,9 +503,15 @@ CLAIMS: tuple[Claim, ...] = (
             "hypotheses allow: in one dimension the shells are the d = Δ staircase, which "
             "Laplace strictly dominates (the same law thesis:thm-2 refutes).  With S_0 strictly "
             "inside S_f the proof's step (no mass of S_0 can move towards 0) holds on the panel.",
-            "Shell index of a box: i(x) = max(0, ⌈max_j (|x_j| − z_j)/s_j⌉) (reconstructed)."),
+            "Shell index of a box: i(x) = max(0, ⌈max_j (|x_j| − z_j)/s_j⌉) (reconstructed).",
+            "Grid: the ε-DP panel has a construction at each thesis ε (Example 5's S_f and "
+            "S_0 where no other construction has that ε) in 1–3 dimensions; the optimality "
+            "counterexample (one dimension) is decided at each thesis ε."),
            scope=_p(reading=NOISE, domain="S_0 star-shaped, S_0 ⊂ S_f (S_0 = S_f allowed), "
                     "any dimension"),
+           params=(eps_param(THM3_EPS),
+                   Param(name="dimension", lo=1, lo_closed=True, integer=True, boundary=(1,),
+                         grid=THM3_DIMS)),
            conjuncts=(Conjunct(name="ε-DP", statement="the shell noise gives ε-DP"),
                       Conjunct(name="optimal", statement="the shell noise is optimal")),
            refutation=Refutation(kind="false-statement"),
