@@ -161,16 +161,19 @@ def test_a_broken_claim_added_to_the_ledger_is_caught() -> None:
 
 
 # ---- the parameters a claim quantifies over ----------------------------------------------------
-QUANTIFIED = re.compile(r"ε|\bk\b|epsilon")
-UNDECLARED_BEFORE_ISSUE_30 = frozenset({
-   
-})
-"""Claims that quantify over ε or k (statement or scope domain) but were written before claims
-declared their parameters: their grids are not yet checked against the seed's registry.  The
-list may only shrink; a new claim must declare its params (issue 30)."""
+QUANTIFIED = re.compile(r"ε|(?<![A-Za-z_])k\b|epsilon|(?<![A-Za-z_])t\b(?!-)")
+"""A statement or scope domain naming ε, k (also "2k") or t (not "t-closeness")."""
 
 
-def test_claims_over_epsilon_or_k_declare_their_parameters() -> None:
+def test_claims_over_epsilon_k_or_t_declare_their_parameters() -> None:
+    """A claim quantified over ε, k or t declares the parameter (its domain and grid), or its
+    proof object covers it: none is checked on an undeclared grid (issue 30)."""
     undeclared = {c.id for c in LEDGER if not c.params and c.proof is None
                   and QUANTIFIED.search(c.statement + " " + (c.scope.domain if c.scope else ""))}
-    assert undeclared <= UNDECLARED_BEFORE_ISSUE_30, sorted(undeclared - UNDECLARED_BEFORE_ISSUE_30)
+    assert undeclared == set(), sorted(undeclared)
+
+
+def test_the_quantifier_pattern_finds_what_it_must() -> None:
+    """mutant caught: a pattern that misses "2k" or matches "t-closeness"."""
+    assert QUANTIFIED.search("clusters of 2k records") and QUANTIFIED.search("for every t > 1")
+    assert not QUANTIFIED.search("t-closeness of the bucketization")
