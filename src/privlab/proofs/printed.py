@@ -67,7 +67,10 @@ def _dec(x: Any) -> Decimal:
 def unit(printed: str) -> Decimal:
     """10^{−n}: one unit in the last printed digit of ``printed`` ('73.02' → 0.01,
     '1.20E+10' → 1E+8)."""
-    return Decimal(1).scaleb(Decimal(printed.strip()).as_tuple().exponent)
+    exponent = Decimal(printed.strip()).as_tuple().exponent
+    if not isinstance(exponent, int):  # 'NaN', 'Infinity': no last digit
+        raise ValueError(f"printed={printed!r} is not a finite number")
+    return Decimal(1).scaleb(exponent)
 
 
 def matches_printed(computed: Any, printed: str, mode: str = "round") -> bool:
@@ -159,3 +162,43 @@ def table_note(columns: tuple[str, ...], rows: Any, *, listed: int = 8) -> str |
         more = f"; … {len(bad) - listed} more" if len(bad) > listed else ""
         text += f"; mismatches: {shown}{more}"
     return text + "."
+
+
+def reading_notes(columns: tuple[str, ...], by_reading: dict[str, list[dict[str, Any]]],
+                  stated: str, *, stated_text: str = "the stated configuration",
+                  listed: int = 6) -> tuple[str, ...]:
+    """One note per reading of a table (label → its rows with ``paper_<column>`` cells),
+    "reading X: n of m cells match" under the one printed-number rule with the count per
+    column (``stated`` is the reading of the table's rows, marked with ``stated_text``), and one
+    note for the cells no reading matches — the only cells that count as the paper's
+    mismatches."""
+    notes: list[str] = []
+    matched: set[str] = set()
+    total: dict[str, None] = {}
+    for label, rows in by_reading.items():
+        res = compare_rows(columns, rows)
+        if res is None:
+            continue
+        ok = {c["cell"] for c in res["cells"] if c["matches"]}
+        matched |= ok
+        total.update(dict.fromkeys(c["cell"] for c in res["cells"]))
+        per: dict[str, list[int]] = {}
+        for c in res["cells"]:
+            cnt = per.setdefault(c["cell"].split()[-1], [0, 0])
+            cnt[0] += bool(c["matches"])
+            cnt[1] += 1
+        mark = f" ({stated_text}; the rows)" if label == stated else ""
+        cols = ", ".join(f"{col} {a}/{b}" for col, (a, b) in per.items())
+        notes.append(f"reading {label}{mark}: {len(ok)} of {len(res['cells'])} cells match "
+                     f"({res['rule']} rule; by column: {cols}).")
+    if total:
+        never = [c for c in total if c not in matched]
+        text = (f"Any reading: {len(total) - len(never)} of {len(total)} cells match under at "
+                f"least one reading; the other {len(never)} match under none — mismatches no "
+                "reading explains (cells averaged over random runs also carry the sampling "
+                "error of the paper's runs and of the lab's)")
+        if never:
+            more = f", … {len(never) - listed} more" if len(never) > listed else ""
+            text += ": " + ", ".join(never[:listed]) + more
+        notes.append(text + ".")
+    return tuple(notes)

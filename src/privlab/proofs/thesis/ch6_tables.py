@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from privlab.proofs.printed import Printed, compare_rows
+from privlab.proofs.printed import Printed, reading_notes
 from privlab.types import Table
 
 if TYPE_CHECKING:  # annotations only
@@ -212,43 +212,14 @@ def _notes(r: CensusRuns, runs: int, scale: str = "Δ_j/(kε)") -> tuple[str, ..
             "distance.  Score = SSE_f·RL_f (the printed Scores are products).")
 
 
-def _reading_notes(columns: tuple[str, ...], by_reading: dict[Reading, list[dict[str, Any]]],
-                   listed: int = 6) -> tuple[str, ...]:
-    """One note per reading, "reading X: n of m cells match" under the one printed-number
-    rule (with the count per column), and one for the cells no reading matches — the only
-    cells that count as mismatches of the paper."""
+def _reading_notes(columns: tuple[str, ...], by_reading: dict[Reading, list[dict[str, Any]]]
+                   ) -> tuple[str, ...]:
+    """:func:`privlab.proofs.printed.reading_notes` of the ch.6 readings (the rows: the
+    thesis's stated configuration)."""
     from privlab.proofs.thesis.ch6_experiments import THESIS
 
-    notes: list[str] = []
-    matched: set[str] = set()
-    total: dict[str, None] = {}  # every compared cell of any reading, in table order
-    for reading, rows in by_reading.items():
-        res = compare_rows(columns, rows)
-        if res is None:
-            continue
-        ok = {c["cell"] for c in res["cells"] if c["matches"]}
-        matched |= ok
-        total.update(dict.fromkeys(c["cell"] for c in res["cells"]))
-        per: dict[str, list[int]] = {}
-        for c in res["cells"]:
-            n = per.setdefault(c["cell"].split()[-1], [0, 0])
-            n[0] += bool(c["matches"])
-            n[1] += 1
-        mark = " (the thesis's stated configuration; the rows)" if reading == THESIS else ""
-        cols = ", ".join(f"{col} {a}/{b}" for col, (a, b) in per.items())
-        notes.append(f"reading {reading.label}{mark}: {len(ok)} of {len(res['cells'])} cells "
-                     f"match ({res['rule']} rule; by column: {cols}).")
-    if total:
-        never = [c for c in total if c not in matched]
-        text = (f"Any reading: {len(total) - len(never)} of {len(total)} cells match under at "
-                f"least one reading; the other {len(never)} match under none — mismatches no "
-                "reading explains (cells averaged over random runs also carry the sampling "
-                "error of the paper's runs and of the lab's)")
-        if never:
-            more = f", … {len(never) - listed} more" if len(never) > listed else ""
-            text += ": " + ", ".join(never[:listed]) + more
-        notes.append(text + ".")
-    return tuple(notes)
+    return reading_notes(columns, {r.label: rows for r, rows in by_reading.items()},
+                         THESIS.label, stated_text="the thesis's stated configuration")
 
 
 def _by_reading(build: Any) -> tuple[list[dict[str, Any]], dict[Reading, list[dict[str, Any]]]]:

@@ -69,7 +69,7 @@ import attrs
 import numba
 import numpy as np
 
-from privlab.proofs.printed import Printed, compare_rows
+from privlab.proofs.printed import Printed, reading_notes
 from privlab.types import Table
 
 if TYPE_CHECKING:  # annotations only
@@ -772,42 +772,6 @@ def mixed_runs(data_dir: Any = None) -> MixedRuns:
 
 
 # -- notes -------------------------------------------------------------------------------------
-def _reading_notes(columns: tuple[str, ...], by_reading: dict[str, list[dict[str, Any]]],
-                   stated: str, listed: int = 6) -> tuple[str, ...]:
-    """"reading X: n of m cells match" for every reading (with the count per column) and one
-    note for the cells that no reading matches."""
-    notes: list[str] = []
-    matched: set[str] = set()
-    total: dict[str, None] = {}
-    for label, rows in by_reading.items():
-        res = compare_rows(columns, rows)
-        if res is None:
-            continue
-        ok = {c["cell"] for c in res["cells"] if c["matches"]}
-        matched |= ok
-        total.update(dict.fromkeys(c["cell"] for c in res["cells"]))
-        per: dict[str, list[int]] = {}
-        for c in res["cells"]:
-            cnt = per.setdefault(c["cell"].split()[-1], [0, 0])
-            cnt[0] += bool(c["matches"])
-            cnt[1] += 1
-        mark = " (the stated configuration; the rows)" if label == stated else ""
-        cols = ", ".join(f"{col} {a}/{b}" for col, (a, b) in per.items())
-        notes.append(f"reading {label}{mark}: {len(ok)} of {len(res['cells'])} cells match "
-                     f"({res['rule']} rule; by column: {cols}).")
-    if total:
-        never = [c for c in total if c not in matched]
-        text = (f"Any reading: {len(total) - len(never)} of {len(total)} cells match under at "
-                f"least one reading; the other {len(never)} match under none — mismatches no "
-                "reading explains (cells averaged over random runs also carry the sampling "
-                "error of the paper's runs and of the lab's)")
-        if never:
-            more = f", … {len(never) - listed} more" if len(never) > listed else ""
-            text += ": " + ", ".join(never[:listed]) + more
-        notes.append(text + ".")
-    return tuple(notes)
-
-
 def _provenance(name: str, rows: int, synthetic: bool) -> str:
     from privlab.proofs.provenance import provenance
 
@@ -910,7 +874,7 @@ def table_v5(data_dir: Any = None, runs: int = 3, seed: int = 0,
                         "reading's record distance, mean / marginality centroid (eq. 5) as "
                         "average record and released value; SSE0 and RL0 of its release "
                         "(deterministic).",
-                        *_reading_notes(COLS_VS_MDAV, allr, _stated_label()),
+                        *reading_notes(COLS_VS_MDAV, allr, _stated_label()),
                         _consistency_note()))
 
 
@@ -947,7 +911,7 @@ def table_v6(data_dir: Any = None, runs: int = 3, seed: int = 0,
                         "Baseline: plain ε-DP without microaggregation (k = 1): Laplace Δ_j/ε "
                         "on every numerical value, the exponential mechanism (factor 1) on "
                         "every categorical value; sse0/rl0 are its SSE and RL.",
-                        *_reading_notes(COLS_VS_PLAIN, allr, _stated_label()),
+                        *reading_notes(COLS_VS_PLAIN, allr, _stated_label()),
                         _consistency_note()))
 
 
@@ -1121,7 +1085,7 @@ def table_v7(data_dir: Any = None, runs: int = 3, seed: int = 0) -> Table:
                "is the population variance (§5.4's text: 'variances'; the sample variance "
                "gives the same ratios) or the standard deviation (the symbol σ); the runs are "
                "averaged as the mean of Δ over runs or as Δ of the run-averaged statistic.",
-               *_reading_notes(COLS_65, allr, stated),
+               *reading_notes(COLS_65, allr, stated),
                _v7_consistency(lab_at)))
 
 
