@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import os
+import stat
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -121,13 +123,115 @@ def number(text: str, column: str, row: int) -> float:
     return x
 
 
+#: derived names privlab writes beside OUTPUT other than the certificate, and the certificate
+#: kinds whose releases write them: such a file counts as privlab's only beside a privlab
+#: certificate of one of these kinds.
+SIDE_FILES: Mapping[str, tuple[str, ...]] = {".groups.csv": ("t-closeness",)}
+_CERT_CAP = 64 * 1024 * 1024
+_KINDS_OF_FILE = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"),
+                  (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                  (stat.S_ISSOCK, "a socket"))
+
+
+class OutputFile(click.Path):
+    """``click.Path`` for ``--output`` that refuses a trailing slash before
+    :class:`pathlib.Path` would drop it (``--output newdir/`` names a folder, not a file); a
+    folder or any other non-regular file is refused by :func:`check_output`."""
+
+    def __init__(self, path_type: Any = None) -> None:
+        super().__init__(path_type=path_type)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+                ) -> Any:
+        if isinstance(value, str):
+            refuse_trailing_slash(value, param.name if param is not None and param.name
+                                  else "output")
+        return super().convert(value, param, ctx)
+
+
+def refuse_trailing_slash(output: str, param: str = "output") -> None:
+    if output.endswith("/") or output.endswith(os.sep):
+        raise InvalidParameter(f"--{param}={output!r} ends with a slash: it names a folder, "
+                               "not a file; nothing written")
+
+
+def _not_regular(path: Path) -> str | None:
+    """What ``path`` is when it exists (a symlink followed) and is not a regular file."""
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        return f"cannot be examined ({exc.strerror or exc})"
+    if stat.S_ISREG(mode):
+        return None
+    what = next((w for test, w in _KINDS_OF_FILE if test(mode)), "a special file")
+    return f"is {what}, not a regular file"
+
+
+def _certificate_kind(path: Path) -> str | None:
+    """The ``kind`` of the privlab certificate in the regular file ``path``, None when the file
+    is not one (not JSON, not an object with the certificate envelope, or too large)."""
+    from privlab.verify.certificate import KINDS
+
+    try:
+        if path.stat().st_size > _CERT_CAP:
+            return None
+        doc = json.loads(path.read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(doc, dict) or doc.get("kind") not in KINDS:
+        return None
+    if not {"version", "guarantee", "holds"} <= doc.keys():
+        return None
+    return str(doc["kind"])
+
+
+def check_targets(output: str | os.PathLike[str], suffixes: Sequence[str],
+                  param: str = "output") -> None:
+    """Refuse, before anything is written, targets privlab may not write.
+
+    ``OUTPUT`` and every derived name ``OUTPUT+suffix`` must be absent or a regular file (a
+    symlink is followed: never a folder, FIFO, device node or socket); ``OUTPUT`` may not end
+    with a slash.  ``OUTPUT`` itself is the user's explicit request and a regular file there is
+    replaced; a derived name that exists must be privlab's own: ``OUTPUT.cert.json`` a privlab
+    certificate, a side file (:data:`SIDE_FILES`) one beside a privlab certificate of a kind
+    that writes it.  The release commands have no ``--force``: a foreign derived file is
+    refused (remove it or choose another ``--output``)."""
+    text = os.fspath(output)
+    refuse_trailing_slash(str(text), param)
+    shown = f"--{param}={str(text)!r}"
+    for suffix in ("", *suffixes):
+        t = Path(f"{text}{suffix}")
+        bad = _not_regular(t)
+        if bad is not None:
+            where = "" if not suffix else f" (derived file {str(t)!r})"
+            raise InvalidParameter(f"{shown}{where} {bad}; privlab writes only regular files, "
+                                   "nothing written")
+    cert = Path(f"{text}.cert.json")
+    cert_kind = _certificate_kind(cert) if cert.exists() else None
+    for suffix in suffixes:
+        t = Path(f"{text}{suffix}")
+        if not t.exists():
+            continue
+        own = (cert_kind is not None if suffix == ".cert.json"
+               else cert_kind in SIDE_FILES.get(suffix, ()))
+        if not own:
+            raise InvalidParameter(f"{shown}: {str(t)!r} exists and was not written by privlab "
+                                   "(not part of a privlab release of this OUTPUT); remove it "
+                                   "or choose another --output (the release commands have no "
+                                   "--force); nothing written")
+
+
 def check_output(output: str | os.PathLike[str], reads: Mapping[str, Any],
                  suffixes: Sequence[str] = (".cert.json",), param: str = "output") -> Path:
-    """Refuse an ``--output`` that would overwrite a file the command reads, is a folder, or
-    whose folder cannot be written — before any work is done."""
+    """Refuse an ``--output`` that would overwrite a file the command reads, is not a regular
+    file (:func:`check_targets`, also for the derived names), whose derived names hold foreign
+    files, or whose folder cannot be written — before any work is done."""
     out = Path(output)
     if str(output) == "" or out.name in ("", ".", ".."):
-        raise InvalidParameter(f"{param}={str(output)!r} must name a file")
+        raise InvalidParameter(f"--{param}={str(output)!r} must name a file")
+    refuse_trailing_slash(os.fspath(output), param)
     targets = [out] + [Path(f"{output}{s}") for s in suffixes]
     for name, path in reads.items():
         if path is None:
@@ -135,19 +239,17 @@ def check_output(output: str | os.PathLike[str], reads: Mapping[str, Any],
         src = Path(path).resolve()
         for t in targets:
             if t.resolve() == src:
-                raise InvalidParameter(f"{param}={str(output)!r} would overwrite --{name} "
+                raise InvalidParameter(f"--{param}={str(output)!r} would overwrite --{name} "
                                        f"{str(path)!r}; choose another output file")
-    for t in targets:
-        if t.is_dir():
-            raise InvalidParameter(f"{param}={str(t)!r} is a folder, not a file")
+    check_targets(output, suffixes, param)
     parent = out.parent if str(out.parent) else Path(".")
     probe = parent
     while not probe.exists() and probe != probe.parent:
         probe = probe.parent
     if not probe.is_dir():
-        raise InvalidParameter(f"{param}={str(output)!r}: {str(probe)!r} is not a folder")
+        raise InvalidParameter(f"--{param}={str(output)!r}: {str(probe)!r} is not a folder")
     if not os.access(probe, os.W_OK | os.X_OK):
-        raise InvalidParameter(f"{param}={str(output)!r}: folder {str(probe)!r} is not "
+        raise InvalidParameter(f"--{param}={str(output)!r}: folder {str(probe)!r} is not "
                                "writable")
     return out
 
@@ -173,11 +275,13 @@ def write_release(output: str | os.PathLike[str], data: bytes, cert: Any,
     from privlab.verify.certificate import certificate
 
     doc = certificate(kind, cert, data=data, name=Path(output).name)
+    check_targets(output, [".cert.json", *(os.fspath(p)[len(os.fspath(output)):]
+                                           for p, _ in side)], param)
     files = [*side, (f"{output}.cert.json", json_bytes(doc)), (output, data)]
     try:
         atomic_write_group(files)
     except OSError as exc:
-        raise InvalidParameter(f"{param}={str(output)!r} cannot be written: "
+        raise InvalidParameter(f"--{param}={str(output)!r} cannot be written: "
                                f"{exc.strerror or exc}") from None
     return doc
 

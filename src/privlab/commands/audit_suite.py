@@ -7,8 +7,13 @@
 The file format and the error control (one family-wise budget, violations confirmed on fresh
 samples) are described in :mod:`privlab.audit.usersuite` and docs/auditing-your-mechanism.md.
 ``--out DIR`` writes ``suite.json``, ``suite.md`` (findings first), ``junit.xml`` and
-``counterexamples/NAME.json`` (replayable with ``privlab audit --replay``); only these files
-are written or replaced, nothing else in DIR is touched.
+``counterexamples/FILE.json`` (replayable with ``privlab audit --replay``; FILE is the audit's
+name when it is made of letters, digits and ``._-``, else those characters with every other one
+replaced by ``_`` and a hash of the name appended, so that two audits never share a file); only
+these files are written or replaced, nothing else in DIR is touched.  They must be regular files
+(``counterexamples`` a folder) and, when they exist, a previous run's outputs (a ``suite.json``
+written by ``audit-suite run``): foreign files under these names are refused unless
+``--force`` (checked before any audit runs; nothing written).
 
 Every reference is imported and checked before any audit runs: bad references (all of them,
 in one ``error: …`` line) are bad usage and nothing runs or is written.  An audit that raises
@@ -24,7 +29,11 @@ references (one ``error: …`` line, nothing run, nothing written).
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import re
+import stat
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -77,8 +86,11 @@ def check(suite: str, fmt: str) -> None:
 @click.option("--workers", type=int, default=1, show_default=True,
               help="Local processes per audit (same result for any number).")
 @click.option("--scheduler", type=str, default=None, help="Dask scheduler address.")
+@click.option("--force", is_flag=True,
+              help="Replace suite.json, suite.md, junit.xml and counterexamples/ in --out DIR "
+                   "even when they were not written by audit-suite run.")
 def run(suite: str, out: str | None, fmt: str, alpha: float | None, samples: int | None,
-        only: tuple[str, ...], workers: int, scheduler: str | None) -> None:
+        only: tuple[str, ...], workers: int, scheduler: str | None, force: bool) -> None:
     """Run every audit of SUITE under one family-wise error budget.
 
     References are all checked first (bad ones: exit 2, nothing run or written).  An audit that
@@ -88,6 +100,8 @@ def run(suite: str, out: str | None, fmt: str, alpha: float | None, samples: int
     from privlab.audit.usersuite import load_suite, run_suite_file
 
     s = load_suite(suite, alpha=alpha, samples=samples)
+    if out is not None:
+        check_out(Path(out), force=force)
     res = run_suite_file(s, workers=workers, scheduler=scheduler, names=only or None,
                          progress=progress)
     d = res.to_dict()
@@ -132,7 +146,8 @@ def markdown(d: dict[str, Any]) -> str:
                         f"{r['epsilon_lower_bound']:.4g} against the claim "
                         f"{r['claimed_epsilon']:g} on inputs {r['pair']} "
                         f"(event: {cex.get('feature')} {cex.get('event')}); replay: "
-                        f"`privlab audit --replay counterexamples/{safe_name(r['name'])}.json`")
+                        "`privlab audit --replay counterexamples/"
+                        f"{counterexample_file(r['name'])}`")
         head.append("")
     head += ["## All audits", "", _md_table([_line(r) for r in d["results"]])]
     return "\n".join(head) + "\n"
@@ -201,7 +216,7 @@ def write_outputs(out: Path, d: dict[str, Any]) -> None:
     files: dict[Path, bytes] = {}
     for r in d["results"]:
         if r.get("counterexample"):
-            files[out / "counterexamples" / f"{safe_name(r['name'])}.json"] = json_bytes(
+            files[out / "counterexamples" / counterexample_file(r["name"])] = json_bytes(
                 {"counterexample": r["counterexample"]})
     files[out / "suite.md"] = markdown(d).encode("utf-8")
     files[out / "junit.xml"] = junit_xml(d).encode("utf-8")
@@ -212,3 +227,65 @@ def write_outputs(out: Path, d: dict[str, Any]) -> None:
 def safe_name(name: str) -> str:
     """An audit name as a file name (letters, digits, ``._-``)."""
     return re.sub(r"[^A-Za-z0-9._-]", "_", name)
+
+
+def counterexample_file(name: str) -> str:
+    """The file name of an audit's counterexample: ``NAME.json`` when NAME is made of letters,
+    digits and ``._-`` only, else :func:`safe_name` plus ``-`` and 10 hex digits of the SHA-256
+    of NAME — distinct names (``a/b``, ``a_b``) never share a file."""
+    safe = safe_name(name)
+    if safe == name and name not in ("", ".", ".."):
+        return f"{name}.json"
+    return f"{safe}-{hashlib.sha256(name.encode('utf-8')).hexdigest()[:10]}.json"
+
+
+OWNED_FILES = ("suite.json", "suite.md", "junit.xml")
+_SUITE_KEYS = frozenset({"suite", "alpha", "audits", "error_control", "results"})
+
+
+def _is_suite_json(path: Path) -> bool:
+    try:
+        if path.stat().st_size > 256 * 1024 * 1024:
+            return False
+        doc = json.loads(path.read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(doc, dict) and _SUITE_KEYS <= doc.keys()
+
+
+def check_out(out: Path, *, force: bool = False) -> None:
+    """Refuse an ``--out DIR`` that ``run`` may not write into, before any audit runs.
+
+    Refused always: DIR a non-folder, an owned name that is not a regular file (a folder, FIFO,
+    device node…; ``counterexamples`` must be a folder).  Refused unless ``force``: an owned
+    name that exists while DIR holds no ``suite.json`` written by ``audit-suite run`` (a file
+    privlab did not write).  Other files in DIR are never looked at."""
+    from privlab.errors import InvalidParameter
+
+    shown = f"--out={str(out)!r}"
+    try:
+        mode = os.stat(out).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    except OSError as exc:
+        raise InvalidParameter(f"{shown} cannot be examined: {exc.strerror or exc}") from None
+    if not stat.S_ISDIR(mode):
+        raise InvalidParameter(f"{shown} is not a folder")
+    present: list[str] = []
+    for name, want_dir in [*((f, False) for f in OWNED_FILES), ("counterexamples", True)]:
+        try:
+            m = os.stat(out / name).st_mode
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            raise InvalidParameter(f"{shown}: {name} cannot be examined: "
+                                   f"{exc.strerror or exc}") from None
+        if not (stat.S_ISDIR(m) if want_dir else stat.S_ISREG(m)):
+            what = "a folder" if want_dir else "a regular file"
+            raise InvalidParameter(f"{shown}: {name} exists and is not {what}; nothing written")
+        present.append(name)
+    if present and not force and not _is_suite_json(out / "suite.json"):
+        raise InvalidParameter(f"{shown}: {', '.join(present)} exist(s) and were not written "
+                               "by audit-suite run (no suite.json of a previous run); use "
+                               "--force to replace them, or choose another DIR; nothing "
+                               "written")

@@ -35,6 +35,7 @@ from privlab.commands._common import (
     seed_option,
 )
 from privlab.commands._csvio import (
+    OutputFile,
     allow_uncertified_option,
     certified_text,
     check_in_bounds,
@@ -308,7 +309,7 @@ def _release_cmd(method: str) -> Any:
 
     @release_dp.command(method, help=_HELP[method])
     @click.option("--input", "input_", type=click.Path(dir_okay=False), required=True)
-    @click.option("--output", type=click.Path(dir_okay=False), required=True)
+    @click.option("--output", type=OutputFile(), required=True)
     @click.option("--epsilon", type=float, required=True)
     @click.option("--k", "k", type=int, default=1, show_default=True)
     @click.option("--columns", default=None, help="Comma-separated numerical columns "

@@ -53,6 +53,7 @@ from privlab.commands._common import (
     text_table,
 )
 from privlab.commands._csvio import (
+    OutputFile,
     allow_uncertified_option,
     check_in_bounds,
     check_output,
@@ -308,7 +309,7 @@ def _make(method: str) -> click.Command:
                    "the quasi-identifiers as written; rows keep the input order.")
     @click.option("--input", "input_", type=click.Path(dir_okay=False, path_type=Path),
                   required=True)
-    @click.option("--output", type=click.Path(dir_okay=False, path_type=Path), required=True)
+    @click.option("--output", type=OutputFile(path_type=Path), required=True)
     @click.option("--k", "k", type=int, required=True, help="Minimum group size.")
     @click.option("--columns", required=True,
                   help="Comma-separated numerical columns to anonymise (quasi-identifiers "

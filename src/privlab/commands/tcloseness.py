@@ -35,6 +35,7 @@ from privlab.commands._common import (
     text_table,
 )
 from privlab.commands._csvio import (
+    OutputFile,
     allow_uncertified_option,
     check_output,
     csv_bytes,
@@ -128,7 +129,7 @@ def _recheck_written(data: bytes, side: list[tuple[str, bytes]], form: str, conf
 
 @click.command("t-closeness")
 @click.option("--input", "input_", type=click.Path(path_type=Path), required=True)
-@click.option("--output", type=click.Path(path_type=Path), required=True)
+@click.option("--output", type=OutputFile(path_type=Path), required=True)
 @click.option("--confidential", required=True, help="Numerical or ordinal column to protect.")
 @click.option("--t", "t", required=True, help="t ≥ 1 (real, e.g. 1.5 or 3/2).")
 @click.option("--l", "l", type=int, default=1, show_default=True,
@@ -162,7 +163,8 @@ def release_t_closeness(input_: Path, output: Path, confidential: str, t: str, l
 
     tf = as_fraction_t(t)
     declared = AttributeRoles(qi=qi, sensitive=sensitive, keep=keep, drop_other=drop_other)
-    check_output(output, {"input": input_}, suffixes=(".cert.json", ".groups.csv"))
+    check_output(output, {"input": input_}, suffixes=(
+        (".cert.json", ".groups.csv") if form == "anatomy" else (".cert.json",)))
     header, rows = read_csv(input_)
     vals = _column(header, rows, confidential, "confidential")
     extra = [c for c in declared.sensitive if c != confidential]
