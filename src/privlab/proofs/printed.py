@@ -202,3 +202,20 @@ def reading_notes(columns: tuple[str, ...], by_reading: dict[str, list[dict[str,
             text += ": " + ", ".join(never[:listed]) + more
         notes.append(text + ".")
     return tuple(notes)
+
+
+PrintedRow = tuple[Printed, Printed, dict[Any, tuple[Printed, Printed, Printed]]]
+"""A printed row of the ch.6 / vldb14 result tables: SSE_0, RL_0 and (SSE_f, RL_f, Score) per
+column."""
+
+
+def printed_rows(text: str, label: Any, columns: tuple[Any, ...]) -> dict[Any, PrintedRow]:
+    """Rows as printed, one line each: ``label SSE0 RL0`` then (SSE_f, RL_f, Score) for each of
+    ``columns``; ``label`` converts the first field (e.g. ``int`` for k)."""
+    out: dict[Any, PrintedRow] = {}
+    for line in text.strip().splitlines():
+        key, *v = line.split()
+        p = [Printed(t) for t in v]
+        out[label(key)] = (p[0], p[1], {c: (p[2 + 3 * i], p[3 + 3 * i], p[4 + 3 * i])
+                                         for i, c in enumerate(columns)})
+    return out

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from privlab._data import data_file
-from privlab.proofs.printed import Printed, compare_rows
+from privlab.proofs.printed import PrintedRow, compare_rows, printed_rows
 from privlab.types import Table
 
 if TYPE_CHECKING:  # annotations only
@@ -43,42 +43,31 @@ KS_63 = (2, 5, 15, 30)
 KS_64 = (5, 15, 30)
 KS_V = (2, 174, 348)
 
-Row = tuple[Printed, Printed, dict[Any, tuple[Printed, Printed, Printed]]]
-
-
-def _printed_rows(text: str, label: Any, columns: tuple[Any, ...]) -> dict[Any, Row]:
-    """Rows as printed: ``label SSE0 RL0`` then (SSE_f, RL_f, Score) for each of ``columns``."""
-    out: dict[Any, Row] = {}
-    for line in text.strip().splitlines():
-        key, *v = line.split()
-        p = [Printed(t) for t in v]
-        out[label(key)] = (p[0], p[1], {c: (p[2 + 3 * i], p[3 + 3 * i], p[4 + 3 * i])
-                                         for i, c in enumerate(columns)})
-    return out
+Row = PrintedRow
 
 
 # thesis Table 6.3 as printed: k, SSE0, RL0 (MDAV), then (SSE_f, RL_f, Score) at each ε
-PAPER_6_3 = _printed_rows("""
+PAPER_6_3 = printed_rows("""
 2 1.01 0.95 0.019 343.13 6.53 0.019 497.53 9.52 0.02 127.49 2.60 0.054 6.33 0.34
 5 3.33 0.59 0.034 123.31 4.27 0.035 89.48 3.14 0.042 42.21 1.77 0.164 3.69 0.61
 15 8.93 0.3 0.057 56.49 3.22 0.059 163.06 9.73 0.118 6.66 0.78 0.263 3.0 0.79
 30 14.6 0.19 0.073 48.55 3.53 0.08 23.72 1.92 0.25 3.73 0.93 0.32 2.71 0.87
 """, int, EPS)
 # thesis Table 6.4 as printed: ε, SSE, RL (k = 1), then (SSE_f, RL_f, Score) at each k
-PAPER_6_4 = _printed_rows("""
+PAPER_6_4 = printed_rows("""
 0.01 2.78E+04 0.0029 1.00 0.60 0.60 1.01 0.54 0.54 1.00 0.73 0.74
 0.1 2.77E+04 0.0021 1.01 0.32 0.32 1.05 1.14 1.20 1.11 0.26 0.29
 1.0 2.61E+04 0.0019 1.18 0.14 0.16 2.01 0.04 0.09 3.34 0.04 0.13
 10.0 1.02E+04 0.09 2.89 0.56 1.62 2.83 0.90 2.54 2.70 1.29 3.48
 """, float, KS_64)
 # vldb14 Table 3 as printed (layout of PAPER_6_3), k = 2, 174, 348
-PAPER_V3 = _printed_rows("""
+PAPER_V3 = printed_rows("""
 2 10.1 0.95 0.019 328.46 6.25 0.019 152.98 2.91 0.02 213.96 4.07 0.019 375.46 7.15
 174 466 0.057 0.129 15.67 2.03 0.129 10.15 1.31 0.134 18.65 2.50 0.204 4.763 0.97
 348 650 0.044 0.150 8.83 1.33 0.152 10.30 1.57 0.184 9.97 1.83 0.544 1.50 0.82
 """, int, EPS)
 # vldb14 Table 4 as printed (layout of PAPER_6_4), k = 2, 174, 348
-PAPER_V4 = _printed_rows("""
+PAPER_V4 = printed_rows("""
 0.01 2.78E+04 0.003 1.00 0.99 0.99 1.00 0.79 0.79 0.98 0.57 0.56
 0.1 2.77E+04 0.002 1.00 0.34 0.34 1.00 0.38 0.37 0.99 0.49 0.49
 1.0 2.61E+04 0.002 0.97 0.44 0.42 1.00 0.64 0.64 1.17 0.44 0.51

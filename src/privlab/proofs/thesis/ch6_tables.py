@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from privlab.proofs.printed import Printed, reading_notes
+from privlab.proofs.printed import Printed, PrintedRow, printed_rows, reading_notes
 from privlab.types import Table
 
 if TYPE_CHECKING:  # annotations only
@@ -48,42 +48,31 @@ KS_62 = (5, 15, 30)
 KS_65 = (1, 2, 5, 15, 30)
 KS_V = (2, 33, 66)
 
-Row = tuple[Printed, Printed, dict[Any, tuple[Printed, Printed, Printed]]]
-
-
-def _printed_rows(text: str, label: Any, columns: tuple[Any, ...]) -> dict[Any, Row]:
-    """Rows as printed: ``label SSE0 RL0`` then (SSE_f, RL_f, Score) for each of ``columns``."""
-    out: dict[Any, Row] = {}
-    for line in text.strip().splitlines():
-        key, *v = line.split()
-        p = [Printed(t) for t in v]
-        out[label(key)] = (p[0], p[1], {c: (p[2 + 3 * i], p[3 + 3 * i], p[4 + 3 * i])
-                                         for i, c in enumerate(columns)})
-    return out
+Row = PrintedRow
 
 
 # thesis Table 6.1 as printed: k, SSE0, RL0, then (SSE_f, RL_f, Score) at ε = 0.01, 0.1, 1, 10
-PAPER_6_1 = _printed_rows("""
+PAPER_6_1 = printed_rows("""
 2 3.07E+09 45.3 0.014 386.92 5.37 0.015 457.27 6.74 0.025 279.44 6.92 0.17 16.1 2.73
 5 1.20E+10 18.4 0.027 227.41 6.26 0.032 186.06 5.93 0.092 35.87 3.29 0.588 4.59 2.7
 15 2.41E+10 6.48 0.04 80.0 3.24 0.06 42.08 2.53 0.343 8.8 3.02 0.862 1.82 1.57
 30 4.00E+10 3.33 0.054 37.0 2.01 0.112 30.83 3.46 0.667 3.14 2.1 0.955 1.27 1.21
 """, int, EPS)
 # thesis Table 6.2 as printed: ε, SSE0, RL0 (k = 1), then (SSE_f, RL_f, Score) at k = 5, 15, 30
-PAPER_6_2 = _printed_rows("""
+PAPER_6_2 = printed_rows("""
 0.01 1.62E+13 0.036 1.01 0.44 0.45 1.05 0.44 0.47 1.10 0.40 0.44
 0.1 1.54E+13 0.108 1.14 1.09 1.24 1.52 0.70 1.07 2.20 1.00 2.20
 1.0 8.86E+12 0.218 2.49 0.42 1.06 6.57 0.30 1.95 9.92 0.21 2.04
 10.0 3.69E+11 2.09 3.26 0.52 1.70 3.37 0.59 1.98 2.90 0.79 2.30
 """, float, KS_62)
 # vldb14 Table 1 as printed (layout of PAPER_6_1), k = 2, 33, 66
-PAPER_V1 = _printed_rows("""
+PAPER_V1 = printed_rows("""
 2 3.07E+09 45.3 0.014 503 6.85 0.014 754.5 10.39 0.014 503.0 6.99 0.014 754.5 10.52
 33 3.95E+10 2.96 0.049 32.89 1.61 0.052 24.67 1.27 0.068 49.33 3.36 0.318 7.46 2.37
 66 5.09E+10 1.48 0.056 12.33 0.69 0.063 8.22 0.52 0.156 7.05 1.1 0.737 2.10 1.55
 """, int, EPS)
 # vldb14 Table 2 as printed (layout of PAPER_6_2), k = 2, 33, 66
-PAPER_V2 = _printed_rows("""
+PAPER_V2 = printed_rows("""
 0.01 1.59E+13 0.036 0.98 0.40 0.39 0.99 0.40 0.40 0.99 0.30 0.30
 0.1 1.51E+13 0.108 0.97 1.80 1.74 1.01 0.90 0.91 1.09 0.60 0.66
 1.0 8.61E+12 0.218 0.74 2.42 1.78 1.00 3.63 3.65 2.03 1.04 2.10

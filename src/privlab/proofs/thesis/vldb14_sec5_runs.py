@@ -69,7 +69,7 @@ import attrs
 import numba
 import numpy as np
 
-from privlab.proofs.printed import Printed, reading_notes
+from privlab.proofs.printed import Printed, PrintedRow, printed_rows, reading_notes
 from privlab.types import Table
 
 if TYPE_CHECKING:  # annotations only
@@ -93,28 +93,17 @@ MEASURES = (("variance", "mean-of-delta"), ("variance", "delta-of-mean"),
 """Table 7: (statistic σ, averaging over runs); the first is the stated one."""
 TOL = 1e-12
 
-Row = tuple[Printed, Printed, dict[Any, tuple[Printed, Printed, Printed]]]
-
-
-def _parse(text: str, label: Any, columns: tuple[Any, ...]) -> dict[Any, Row]:
-    """``label SSE0 RL0`` then (SSE_f, RL_f, Score) for each of ``columns``, one line a row."""
-    out: dict[Any, Row] = {}
-    for line in text.strip().splitlines():
-        head, *vals = line.split()
-        p = [Printed(v) for v in vals]
-        triples = [tuple(p[2 + 3 * i: 5 + 3 * i]) for i in range(len(columns))]
-        out[label(head)] = (p[0], p[1], dict(zip(columns, triples, strict=True)))  # type: ignore[arg-type]
-    return out
+Row = PrintedRow
 
 
 # vldb14 Table 5 as printed: k, SSE0, RL0 (MDAV), then (SSE_f, RL_f, Score) at each ε
-PAPER_V5 = _parse("""
+PAPER_V5 = printed_rows("""
 2 58.4 2.09 0.035 210.15 7.45 0.035 630.46 22.36 0.035 630.46 22.35 0.035 630.46 22.35
 174 193 1.32 0.064 170.04 10.93 0.065 396.77 25.92 0.071 357.09 25.19 0.108 90.87 9.83
 348 631 0.58 0.117 130.85 15.31 0.122 523.38 63.82 0.154 58.15 8.95 0.283 11.84 3.34
 """, int, EPS)
 # vldb14 Table 6 as printed: ε, SSE, RL (no microaggregation), then (SSE_f, RL_f, Score) at k
-PAPER_V6 = _parse("""
+PAPER_V6 = printed_rows("""
 0.01 4.62E+04 9.95E-05 1.00 0.01 0.01 1.00 0.01 0.01 1.00 0.02 0.02
 0.1 4.54E+04 0.0013 0.99 0.41 0.41 1.00 0.41 0.41 1.10 1.23 1.27
 1.0 3.78E+04 0.0083 0.90 2.50 2.26 0.99 2.25 2.22 1.19 0.83 0.99
