@@ -28,13 +28,13 @@ import csv
 import io
 import json
 import os
-import stat
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import click
 
+from privlab._input import not_regular
 from privlab._io import atomic_write_group, json_bytes
 from privlab.errors import InvalidParameter
 
@@ -128,9 +128,6 @@ def number(text: str, column: str, row: int) -> float:
 #: certificate of one of these kinds.
 SIDE_FILES: Mapping[str, tuple[str, ...]] = {".groups.csv": ("t-closeness",)}
 _CERT_CAP = 64 * 1024 * 1024
-_KINDS_OF_FILE = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"),
-                  (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-                  (stat.S_ISSOCK, "a socket"))
 
 
 class OutputFile(click.Path):
@@ -153,20 +150,6 @@ def refuse_trailing_slash(output: str, param: str = "output") -> None:
     if output.endswith("/") or output.endswith(os.sep):
         raise InvalidParameter(f"--{param}={output!r} ends with a slash: it names a folder, "
                                "not a file; nothing written")
-
-
-def _not_regular(path: Path) -> str | None:
-    """What ``path`` is when it exists (a symlink followed) and is not a regular file."""
-    try:
-        mode = os.stat(path).st_mode
-    except (FileNotFoundError, NotADirectoryError):
-        return None
-    except OSError as exc:
-        return f"cannot be examined ({exc.strerror or exc})"
-    if stat.S_ISREG(mode):
-        return None
-    what = next((w for test, w in _KINDS_OF_FILE if test(mode)), "a special file")
-    return f"is {what}, not a regular file"
 
 
 def _certificate_kind(path: Path) -> str | None:
@@ -203,7 +186,7 @@ def check_targets(output: str | os.PathLike[str], suffixes: Sequence[str],
     shown = f"--{param}={str(text)!r}"
     for suffix in ("", *suffixes):
         t = Path(f"{text}{suffix}")
-        bad = _not_regular(t)
+        bad = not_regular(t)
         if bad is not None:
             where = "" if not suffix else f" (derived file {str(t)!r})"
             raise InvalidParameter(f"{shown}{where} {bad}; privlab writes only regular files, "
