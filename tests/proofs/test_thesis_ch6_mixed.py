@@ -203,3 +203,26 @@ def test_ids_unique_sources_and_form() -> None:
     assert len(BY_ID) == len(CLAIMS)
     assert all(c.source for c in CLAIMS)
     assert all(form_problems(c) == () for c in CLAIMS)
+
+
+@needs_wordnet
+def test_vldb14_release_on_wordnet_both_attributes_refuted() -> None:
+    """Adult-Categorical on WordNet: at ε = 1, k = 33 (vldb14 §5) the joint pair loses more than
+    ε, both clusters change, and the per-attribute scan's value is the exact loss of the pair
+    on the implementation's own clusters; k = 1 fails only on the one-record data set."""
+    r = mx.check_vldb14_mixed_wordnet(ks=(1, 5, 33), epsilons=(1.0,))
+    assert status_of(r) is Status.REFUTED
+    fam = {p["k"]: p for p in r.evidence["pairs_by_k_and_epsilon"]}
+    assert fam[5]["exact_loss"] < 1.0 < fam[33]["exact_loss"]
+    for p in fam.values():
+        assert p["clusters_changed"] == 2 and p["n"] == 2 * p["k"] + 1
+        assert math.isclose(p["scan_loss"], p["exact_loss"], rel_tol=1e-9)
+    k1 = {p["n"]: p for p in r.evidence["k1"]}
+    assert k1[1]["exact_loss"] > 1.0 > k1[2]["exact_loss"]
+    assert r.evidence["taxonomies"]["wordnet-native-country"]["values"] == 41
+
+
+def test_vldb14_wordnet_release_undecided_without_the_data(monkeypatch, tmp_path) -> None:
+    monkeypatch.setenv("PRIVLAB_DATA_DIR", str(tmp_path))
+    r = mx.check_vldb14_mixed_wordnet()
+    assert not r.decided and status_of(r) is Status.INCONCLUSIVE
