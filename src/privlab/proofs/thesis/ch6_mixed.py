@@ -468,28 +468,32 @@ def _pair_sides(rel: MixedDPRelease) -> dict[tuple[str, str], tuple[float, tuple
     the best joint pair of several attributes takes each attribute's best on a common key."""
     import itertools
 
+    import numpy as np
+
     from privlab.mechanisms.microaggregation.taxonomy import Taxonomy
 
     tax, k = rel.attributes[0], rel.k
     assert isinstance(tax, Taxonomy)
     em = rel.centroid_mechanism(tax, 2 * k + 1)
-
-    @cache
-    def lp(head: str, rest: str, m: int) -> Any:  # log-law of the cluster {head, rest×m}
-        return em.log_probabilities([head, *[rest] * m])
-
+    order = _ranked_domain(rel)
+    ext = {}  # m → (max_c, −min_c) of A_m[h, r] = log P({r}×(m+1)) − log P({h} ∪ {r}×m)
+    for m in (k - 1, k):
+        lp = [[em.log_probabilities([h, *[r] * m]) for r in order] for h in order]
+        a = np.array([[lp[r][r] - lp[h][r] for r in range(len(order))]
+                      for h in range(len(order))])
+        ext[m] = (a.max(axis=2), -a.min(axis=2))
+    tri = np.array(list(itertools.combinations(range(len(order)), 3))).reshape(-1, 3)
+    u, v, w = tri.T
     best: dict[tuple[str, str], tuple[float, tuple[str, ...]]] = {}
-    for u, v, w in itertools.combinations(_ranked_domain(rel), 3):
-        for a1, a2, b1, out in ((v, w, u, w), (u, v, w, u)):
-            c1, c2 = ((lp(b1, a1, k - 1), lp(a1, a2, k)) if out == a2
-                      else (lp(a2, a1, k - 1), lp(b1, a2, k)))
-            parts = (lp(a1, a1, k - 1) - c1, lp(a2, a2, k) - c2)
-            sides = (("max", sum(float(p.max()) for p in parts)),
-                     ("min", -sum(float(p.min()) for p in parts)))
-            for side, val in sides:
-                key = ("a2" if out == a2 else "a1", side)
-                if key not in best or val > best[key][0]:
-                    best[key] = (val, (a1, a2, b1, out))
+    # an a2 = w → b1 = u (a1 = v): clusters {u, v×(k−1)}, {v, w×k}; an a1 = u → b1 = w
+    # (a2 = v): clusters {v, u×(k−1)}, {w, v×k}
+    for out, (i1, j1, i2, j2) in (("a2", (u, v, v, w)), ("a1", (v, u, w, v))):
+        for side, pick in (("max", 0), ("min", 1)):
+            val = ext[k - 1][pick][i1, j1] + ext[k][pick][i2, j2]
+            t = int(np.argmax(val))
+            a1, a2, b1 = ((order[v[t]], order[w[t]], order[u[t]]) if out == "a2"
+                          else (order[u[t]], order[v[t]], order[w[t]]))
+            best[(out, side)] = (float(val[t]), (a1, a2, b1, a2 if out == "a2" else a1))
     return best
 
 
