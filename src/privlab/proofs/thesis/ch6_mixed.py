@@ -242,33 +242,14 @@ def _ranked_domain(rel: MixedDPRelease) -> tuple[str, ...]:
 
 def _best_thesis_pair(rel: MixedDPRelease) -> tuple[tuple[str, str, str, str], float]:
     """The values (a1, a2, b1, out) maximising the loss of :func:`_thesis_pair` under ``rel``
-    (one categorical attribute), and that loss, over the two replacements that change both
-    clusters, for every u < v < w of the eq. (6.7) order: an a2 = w → b1 = u (a1 = v), and an
-    a1 = u → b1 = w (a2 = v).  The loss is :func:`_sup_loss` of the two clusters' log-ratios
-    (:func:`_two_cluster_loss`, with the clusters read off the order).  Every other
+    (one categorical attribute), and that loss: the best of :func:`_pair_sides` over the two
+    replacements that change both clusters and both sides of the supremum.  Every other
     replacement in the family changes one cluster, whose draw loses ≤ ε wherever δ(a_b, a_t)
     is the marginality's sensitivity (the WordNet taxonomies, thesis:prop-9-wordnet).
     Ties: the largest (a1, a2, b1, out)."""
-    import itertools
-
-    from privlab.mechanisms.microaggregation.taxonomy import Taxonomy
-
-    tax, k = rel.attributes[0], rel.k
-    assert isinstance(tax, Taxonomy)
-    em = rel.centroid_mechanism(tax, 2 * k + 1)
-
-    @cache
-    def lp(head: str, rest: str, m: int) -> Any:  # log-law of the cluster {head, rest×m}
-        return em.log_probabilities([head, *[rest] * m])
-
-    def loss(a1: str, a2: str, b1: str, out: str) -> float:
-        c1, c2 = ((lp(b1, a1, k - 1), lp(a1, a2, k)) if out == a2
-                  else (lp(a2, a1, k - 1), lp(b1, a2, k)))
-        return _sup_loss([lp(a1, a1, k - 1) - c1, lp(a2, a2, k) - c2])
-
-    best = max((loss(*c), c) for u, v, w in itertools.combinations(_ranked_domain(rel), 3)
-               for c in ((v, w, u, w), (u, v, w, u)))
-    return best[1], best[0]
+    loss, values = max(_pair_sides(rel).values())
+    a1, a2, b1, out = values
+    return (a1, a2, b1, out), loss
 
 
 def _sweep_2k1(tax: Taxonomy, k: int, epsilons: Sequence[float]) -> list[dict[str, Any]]:
@@ -465,7 +446,8 @@ def _pair_sides(rel: MixedDPRelease) -> dict[tuple[str, str], tuple[float, tuple
     with a1 = v, or an a1 = u → b1 = w with a2 = v), the largest Σ_i max a_i (side ``max``) and
     −Σ_i min a_i (side ``min``) of the two clusters' log-ratios a_i, by replaced value (``a2``
     or ``a1``), with the maximising (a1, a2, b1, out).  Independent attributes add per side, so
-    the best joint pair of several attributes takes each attribute's best on a common key."""
+    the best joint pair of several attributes takes each attribute's best on a common key.
+    Ties: the largest (a1, a2, b1, out)."""
     import itertools
 
     import numpy as np
@@ -490,10 +472,10 @@ def _pair_sides(rel: MixedDPRelease) -> dict[tuple[str, str], tuple[float, tuple
     for out, (i1, j1, i2, j2) in (("a2", (u, v, v, w)), ("a1", (v, u, w, v))):
         for side, pick in (("max", 0), ("min", 1)):
             val = ext[k - 1][pick][i1, j1] + ext[k][pick][i2, j2]
-            t = int(np.argmax(val))
-            a1, a2, b1 = ((order[v[t]], order[w[t]], order[u[t]]) if out == "a2"
-                          else (order[u[t]], order[v[t]], order[w[t]]))
-            best[(out, side)] = (float(val[t]), (a1, a2, b1, a2 if out == "a2" else a1))
+            ties = [(order[v[t]], order[w[t]], order[u[t]], order[w[t]]) if out == "a2"
+                    else (order[u[t]], order[v[t]], order[w[t]], order[u[t]])
+                    for t in np.flatnonzero(val == val.max())]
+            best[(out, side)] = (float(val.max()), max(ties))
     return best
 
 
