@@ -35,6 +35,7 @@ MODULES: tuple[str, ...] = (
     "privlab.proofs.thesis.sec45",
     "privlab.proofs.thesis.ch5",
     "privlab.proofs.thesis.ch6",
+    "privlab.proofs.thesis.irm_sec31",
     "privlab.proofs.thesis.ch6_mixed",
     "privlab.proofs.thesis.sec634_equations",
     "privlab.proofs.thesis.ch6_tables",
