@@ -861,7 +861,10 @@ CLAIMS: tuple[Claim, ...] = (
     Claim(id="irm:lemma-1", source=f"{IRM} §3.1 Lemma 1",
           statement="The univariate centroid list has L1 sensitivity Δ/k.",
           check=lambda: _univariate("individual-ranking", ks_of(L1)), slow=True,
-          notes=(UNIVARIATE_NOTE,),
+          notes=(UNIVARIATE_NOTE,
+                 "Judged for individual ranking (irm Algorithm 1: the larger cluster last in "
+                 "both data sets).  Read as stated, with the optimal partition the sentence "
+                 "before the lemma cites, it fails: irm:lemma-1-optimal-partition."),
           bounded=True,
           scope=_p(neighbour=SUB, domain="k ≥ 1, n ≥ k (exhaustive for n ≤ 6, exact instances "
                                          "at irm's k)"),
