@@ -168,7 +168,10 @@ def test_saved_counterexample_replays_from_the_reference(
     assert code == 1
     saved = json.loads(save.read_text())
     assert saved["counterexample"]["spec"]["pair"] == [0.0, 1.0]
-    code, out, _ = _run(capsys, "--replay", str(save), "--samples", N, "--format", "json")
+    code, out, err = _run(capsys, "--replay", str(save), "--samples", N, "--format", "json")
+    assert code == 2 and out == "" and "--allow-code" in err  # the file names code to run
+    code, out, _ = _run(capsys, "--replay", str(save), "--samples", N, "--format", "json",
+                        "--allow-code")
     d = json.loads(out)
     assert code == 1 and d["verdict"] == "violation" and d["epsilon_lower_bound"] > 1
     assert d["mechanism"] == "replay of sampler usermechs_cli.py:half_scale"
@@ -201,7 +204,8 @@ def test_suite_counterexample_replays(user_dir: pathlib.Path,
     capsys.readouterr()
     assert code == 1
     f = user_dir / "out" / "counterexamples" / "broken.json"
-    code, out, _ = _run(capsys, "--replay", str(f), "--samples", N, "--format", "json")
+    code, out, _ = _run(capsys, "--replay", str(f), "--samples", N, "--format", "json",
+                        "--allow-code")
     assert code == 1 and json.loads(out)["verdict"] == "violation"
 
 

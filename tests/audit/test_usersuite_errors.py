@@ -90,7 +90,8 @@ def test_resolve_accepts_good_references_without_calling_them(user_dir: pathlib.
 
 def test_a_raising_audit_is_an_error_entry_and_the_others_run(user_dir: pathlib.Path) -> None:
     """Catches: an exception that ends the run (no results for the audits after it), an error
-    counted as a verdict failure, a multi-line message, an exit code of 0 with an error."""
+    counted as a verdict failure, a multi-line message, an exit code other than 2 (no
+    verdict) with an error."""
     p = user_dir / "s.toml"
     p.write_text(_audit("good", "errmechs.py:good") + _audit("boom", "errmechs.py:boom")
                  + _audit("broken", "errmechs.py:half_scale", expect="violation"))
@@ -107,14 +108,15 @@ def test_a_raising_audit_is_an_error_entry_and_the_others_run(user_dir: pathlib.
     assert set(err) - {"error", "error_type"} == set(by["good"])
     d = res.to_dict()
     assert d["errors"] == ["boom"] and d["failures"] == []
-    assert res.exit_code == 1
+    assert res.exit_code == 2
     assert all(r["seconds"] >= 0 for r in res.results)
 
 
 def test_an_unexpected_exception_keeps_its_type(user_dir: pathlib.Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """An exception that is not the user code's ``InvalidParameter`` (here: from the runner
-    itself) is reported as ``Type: message``.  Catches: catching only ``InvalidParameter``."""
+    itself) is reported as ``Type: message`` after the audit's name.  Catches: catching only
+    ``InvalidParameter``."""
     p = user_dir / "s.toml"
     p.write_text(_audit("a", "errmechs.py:good", samples=2000)
                  + _audit("b", "errmechs.py:good", samples=2000))
@@ -129,7 +131,8 @@ def test_an_unexpected_exception_keeps_its_type(user_dir: pathlib.Path,
     res = run_suite_file(load_suite(p))
     a, b = res.results
     assert a["verdict"] == "error" and a["error_type"] == "ZeroDivisionError"
-    assert a["error"] == "ZeroDivisionError: division by zero in the runner"
+    assert a["error"] == ("audit 'a' (sampler errmechs.py:good): ZeroDivisionError: division "
+                          "by zero in the runner")
     assert b["verdict"] == "consistent"
 
 

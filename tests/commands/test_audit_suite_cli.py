@@ -74,16 +74,17 @@ def test_bad_references_exit_2_one_line_nothing_run_or_written(
 
 def test_a_raising_audit_still_leaves_the_report(user_dir: pathlib.Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    """One raising sampler among good ones: exit 1, junit.xml with an <error> entry carrying
-    the message, suite.json with verdict "error", the other audits have verdicts.  Catches: an
-    exception that aborts the run (exit 2, no files), errors="0" in JUnit, the error reported
-    as a <failure>."""
+    """One raising sampler among good ones: exit 2 (an audit has no verdict) after the report
+    is written, junit.xml with an <error> entry carrying the message, suite.json with verdict
+    "error", the other audits have verdicts.  Catches: an exception that aborts the run (no
+    files), errors="0" in JUnit, the error reported as a <failure>."""
     suite = user_dir / "nightly.toml"
     suite.write_text(_audit("good", "climechs.py:good") + _audit("boom", "climechs.py:boom")
                      + _audit("broken", "climechs.py:half_scale", expect="violation"))
     out = user_dir / "report"
     code, stdout, err = _run(capsys, "run", str(suite), "--out", str(out), "--format", "json")
-    assert code == 1, err
+    assert code == 2, err
+    assert err.splitlines()[-1].startswith("error: 1 audit(s) have no verdict ('boom')")
     d = json.loads(stdout)
     assert d == json.loads((out / "suite.json").read_text())
     verdicts = {r["name"]: r["verdict"] for r in d["results"]}
@@ -112,7 +113,7 @@ def test_junit_is_structurally_valid(user_dir: pathlib.Path,
     suite.write_text(_audit("good", "climechs.py:good") + _audit("boom", "climechs.py:boom")
                      + _audit("broken", "climechs.py:half_scale"))
     code, stdout, _ = _run(capsys, "run", str(suite), "--format", "junit")
-    assert code == 1
+    assert code == 2  # "boom" has no verdict
     root = ET.fromstring(stdout)
     assert root.tag == "testsuite"
     for attr in ("tests", "failures", "errors", "time", "timestamp"):

@@ -27,14 +27,24 @@ blocks with the same hash whose hashed rows carry at least :data:`REPEAT_NATS` n
 × the Rényi-2 entropy of the block's histogram, a lower bound on the information of those exact
 outputs, so a chance repeat has probability ≤ e^{-REPEAT_NATS}) stop the audit with an
 :class:`~privlab.errors.InvalidParameter` naming the sampler.
+
+Faults.  A sampler that calls ``sys.exit()`` is an error naming it (:func:`draw`), not the end
+of the run.  A pool worker that dies while it draws (``os._exit``, a signal, a crash in native
+code) would leave its block missing and the pool waiting forever: :meth:`Runner.histograms`
+watches the workers and raises instead.  Pool workers die with the process that runs the audit
+(``PR_SET_PDEATHSIG`` on Linux) and die silently of SIGPIPE when it is gone, so a killed audit
+leaves neither orphans nor ``BrokenPipeError`` tracebacks.
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
+import multiprocessing
 import os
 import random
+import signal
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from typing import Any
@@ -101,12 +111,59 @@ def seeded_globals(seq: np.random.SeedSequence) -> Iterator[None]:
         random.setstate(py_state)
 
 
+def is_user_exit(exc: BaseException) -> bool:
+    """True for a ``SystemExit`` raised by code (``sys.exit()``), not privlab's SIGTERM
+    (:class:`privlab._io.Terminated`, which must keep ending the run)."""
+    from privlab._io import Terminated
+
+    return isinstance(exc, SystemExit) and not isinstance(exc, Terminated)
+
+
 def draw(sampler: Sampler, name: str, n: int, seq: np.random.SeedSequence) -> NDArray[Any]:
     """One validated batch of n outputs from the stream ``seq`` (the Generator passed to the
-    sampler and, for samplers that ignore it, the global generators: :func:`seeded_globals`)."""
-    with seeded_globals(seq):
-        out = sampler(n, np.random.default_rng(seq))
+    sampler and, for samplers that ignore it, the global generators: :func:`seeded_globals`).
+    A sampler that calls ``sys.exit()`` is an error naming it, never the end of the run."""
+    try:
+        with seeded_globals(seq):
+            out = sampler(n, np.random.default_rng(seq))
+    except SystemExit as exc:
+        if not is_user_exit(exc):
+            raise
+        raise InvalidParameter(f"{name} called sys.exit({exc.code!r})") from None
     return ft.check_batch(out, name, n)
+
+
+def die_with_parent() -> None:
+    """Ask the kernel to SIGKILL this process when the process that forked it dies (Linux
+    ``PR_SET_PDEATHSIG``; elsewhere nothing), so a killed run leaves no worker behind."""
+    if not sys.platform.startswith("linux"):
+        return
+    parent = os.getppid()
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # pragma: no cover - no libc / no prctl
+        return
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
+
+
+_WORKER_READY = [0]
+"""The pid of the process :func:`_worker_setup` last ran in (a forked worker finds its parent's
+pid here, not its own, and so runs the setup once)."""
+
+
+def _worker_setup() -> None:
+    """Once per pool worker: die with the process that runs the audit (no orphan), and die
+    silently of SIGPIPE when that process is gone (Python's default turns the failed write
+    of a result into a ``BrokenPipeError`` traceback on stderr)."""
+    if _WORKER_READY[0] == os.getpid():
+        return
+    _WORKER_READY[0] = os.getpid()
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    die_with_parent()
 
 
 def digest(batch: NDArray[Any]) -> str:
@@ -159,6 +216,7 @@ def _block_hist(sampler: Sampler, name: str, size: int, seq: np.random.SeedSeque
 
 
 def _pool_task(args: tuple[str, int, Any, Any, Any]) -> tuple[list[IntArray], str]:
+    _worker_setup()
     side, size, seq, feats, edges = args
     return _block_hist(_JOB[side], f"sample_{side}", size, seq, feats, edges, _JOB["user"])
 
@@ -181,6 +239,8 @@ class Runner:
         self._seen: dict[str, str] = {}
         """Block digest -> "side phase-block" of every block drawn (repeat detection)."""
         self._pool: Any = None
+        self._procs: list[Any] = []
+        """The pool's worker processes (a worker that ends while the pool is open died)."""
         self._client: Any = None
         self._stack = ExitStack()
 
@@ -192,10 +252,12 @@ class Runner:
             _JOB.update(self.samplers, user=self.user)
             self._stack.callback(_JOB.clear)
             self._pool = self._stack.enter_context(fork_pool(self.workers))
+            self._procs = list(getattr(self._pool, "_pool", ()))
         return self
 
     def __exit__(self, *exc: Any) -> None:
         self._pool = None
+        self._procs = []
         self._stack.__exit__(*exc)  # closes the pool (terminates it if the body raised)
         if self._client is not None and not _is_client(self.scheduler):
             self._client.close()
@@ -216,7 +278,7 @@ class Runner:
                                     [self.user] * nb, pure=False)
             parts = self._client.gather(futs)
         elif self._pool is not None and nb > 1:
-            parts = self._pool.imap_unordered(_pool_task, jobs)
+            parts = self._watched(self._pool.imap_unordered(_pool_task, jobs), side)
         else:
             parts = (_pool_task_local(self, j) for j in jobs)
         for part, dig in parts:
@@ -226,6 +288,22 @@ class Runner:
             if self.tick is not None:
                 self.tick(int(part[0].sum()))  # every output lies in exactly one cell
         return tot
+
+    def _watched(self, it: Any, side: str) -> Iterator[tuple[list[IntArray], str]]:
+        """The results of ``it`` (a pool's ``imap_unordered``); raises when a worker process
+        dies (``os._exit``, a signal, a crash in native code): its block would never arrive
+        and the pool would wait for it forever."""
+        while True:
+            try:
+                yield it.next(timeout=WATCH_SECONDS)
+            except StopIteration:
+                return
+            except multiprocessing.TimeoutError:
+                dead = [p for p in self._procs if p.exitcode is not None]
+                if dead:
+                    raise InvalidParameter(
+                        f"sample_{side}: a worker process drawing its outputs ended without "
+                        f"returning them ({exit_text(dead[0].exitcode)})") from None
 
     def _check_repeat(self, side: str, dig: str, hists: Sequence[IntArray]) -> None:
         key = f"{side}:{dig}"
@@ -238,6 +316,27 @@ class Runner:
                 f"are not independent across blocks (does it draw from a generator created once, "
                 f"outside the call, instead of the rng argument?); the audit would not be sound")
         self._seen[key] = dig
+
+
+WATCH_SECONDS = 0.2
+"""How often a pool's workers are checked for a death while a phase waits for them."""
+
+
+def exit_text(code: int) -> str:
+    """A process's end in words, from its ``Process.exitcode`` / ``waitstatus_to_exitcode``
+    (negative: the signal that ended it)."""
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        verb = "crashed with" if -code in _CRASHES else "was killed by"
+        return f"it {verb} {name}"
+    return f"it exited with status {code}: os._exit() or a crash in native code"
+
+
+_CRASHES = {int(getattr(signal, s)) for s in ("SIGSEGV", "SIGBUS", "SIGILL", "SIGFPE", "SIGABRT")
+            if hasattr(signal, s)}
 
 
 def _pool_task_local(runner: Runner, job: tuple[str, int, Any, Any,

@@ -7,6 +7,7 @@ its neighbouring inputs (``pairs``) or a search domain, and the claim (ε, δ)::
     [suite]                       # optional
     alpha = 0.01                  # family-wise false-alarm budget of the whole run
     samples = 100000              # default per audit (outputs per side)
+    timeout = 3600                # default per audit (seconds; see "Containment")
 
     [[audit]]
     name = "team-laplace"
@@ -18,6 +19,11 @@ its neighbouring inputs (``pairs``) or a search domain, and the claim (ε, δ)::
     expect = "consistent"         # optional; "violation" for a known-bad control
     tags = ["noise"]              # optional
     seedable = false              # optional: the sampler ignores rng (audited with a warning)
+    timeout = 600                 # optional: seconds this audit may take
+
+Every key is checked by type (a string ``claimed_epsilon = "1"``, a boolean in a domain or a
+pair, a non-finite number are errors) and an unknown key is an error.  There is no per-audit
+``confidence``: the run's error budget is ``alpha``, α/m per audit (below).
 
 Error control.  The run spends one family-wise error budget α over its m audits (Bonferroni):
 audit i reports ``violation`` only if (1) its bound, at confidence 1 − α/m, exceeds the claim,
@@ -28,18 +34,28 @@ the seed; step (1) only decides which audits are replayed.  A pair list of K pai
 audit's share again (α/(mK) per pair, the largest bound is kept); a search scores candidate
 pairs by pilot audits on independent streams and audits the chosen pair on fresh samples.
 
+Containment and confinement.  The user's code runs only in child processes
+(:func:`privlab.audit.usercode.contained`), one per audit for each step: resolving its
+reference, drawing outputs (``check``) and the audit itself, each under the audit's
+``timeout``.  References and input files are relative to the suite file's folder and must stay
+inside it (its real path) unless the suite is loaded with ``allow_outside=True``
+(``--allow-outside``); a module not on ``sys.path`` is looked for in that folder only.
+
 A run always leaves a report.  Every reference is imported and its contract checked before any
 audit runs (:func:`resolve_references`: all bad references in one ``InvalidParameter``); an audit
-that raises while it runs becomes an entry with verdict ``"error"`` and the exception's
-one-line message, and the other audits still run (it counts as not having its expected verdict).
+that raises, exits, crashes or times out while it runs becomes an entry with verdict
+``"error"`` and a one-line message naming it, and the other audits still run (it has no verdict:
+the run's exit code is 2).
 """
 
 from __future__ import annotations
 
 import csv
 import datetime
+import functools
 import inspect
-import json
+import io
+import math
 import pathlib
 import time
 import tomllib
@@ -53,7 +69,16 @@ import numpy as np
 from privlab import _validate as v
 from privlab.audit.auditor import AuditResult, audit_pair
 from privlab.audit.replay import replay
-from privlab.audit.usercode import factory_sampler, load_reference, mechanism_sampler
+from privlab.audit.usercode import (
+    DEFAULT_TIMEOUT,
+    ContainedError,
+    check_timeout,
+    code_identity,
+    contained,
+    factory_sampler,
+    load_reference,
+    mechanism_sampler,
+)
 from privlab.errors import InvalidParameter
 
 __all__ = ["AuditSpec", "Suite", "SuiteResult", "check_suite", "load_suite", "parse_audit",
@@ -61,8 +86,13 @@ __all__ = ["AuditSpec", "Suite", "SuiteResult", "check_suite", "load_suite", "pa
 
 EXPECT = ("consistent", "violation")
 AUDIT_KEYS = {"name", "sampler", "mechanism", "pairs", "search", "claimed_epsilon", "delta",
-              "samples", "confidence", "expect", "tags", "float_bits", "objective", "seedable"}
-SUITE_KEYS = {"alpha", "samples", "seed", "name"}
+              "samples", "expect", "tags", "float_bits", "objective", "seedable", "timeout"}
+SUITE_KEYS = {"alpha", "samples", "seed", "name", "timeout"}
+SEARCH_KEYS = {"domain", "sensitivity"}
+NOT_A_KEY = {"confidence": "a suite file sets no confidence: its error budget is [suite] alpha, "
+                           "spent as alpha/m per audit (every violation confirmed at that "
+                           "level), which another confidence would break; remove the key"}
+"""Keys a suite file might be expected to hold, and why they are refused."""
 
 
 @attrs.frozen(kw_only=True)
@@ -86,12 +116,30 @@ class AuditSpec:
     seedable: bool = True
     """False: the user's sampler ignores ``rng`` (audited with a warning; no same-seed
     guarantee)."""
+    timeout: float = DEFAULT_TIMEOUT
+    """Seconds each contained step of this audit may take."""
+    confine: bool = False
+    """References resolve inside ``base`` only (a suite file without ``--allow-outside``)."""
+
+    @property
+    def label(self) -> str:
+        """How errors name this audit: ``audit 'NAME' (KIND REFERENCE)``."""
+        return f"audit {self.name!r} ({self.kind} {self.reference})"
+
+    def contained(self, fn: Callable[[Callable[[str], None]], Any],
+                  progress: Callable[[str], Any] | None = None) -> Any:
+        """``fn(say)`` run in a contained child process under this audit's timeout
+        (:func:`privlab.audit.usercode.contained`; errors name the audit)."""
+        return contained(fn, label=self.label, timeout=self.timeout, progress=progress,
+                         timeout_name="the audit's timeout key, [suite] timeout or --timeout",
+                         mention=f"audit {self.name!r}")
 
     def resolve(self) -> Any:
         """The referenced object, its contract checked without calling it: a factory taking
         one input, or an object with ``release`` (``InvalidParameter`` naming the audit)."""
         what = f"audit {self.name!r} {self.kind}"
-        obj = load_reference(self.reference, what=what, base=pathlib.Path(self.base))
+        obj = load_reference(self.reference, what=what, base=pathlib.Path(self.base),
+                             confine=self.confine)
         if self.kind == "sampler" and not (callable(obj) and _takes_one(obj)):
             raise InvalidParameter(f"{what}={self.reference!r} must be a factory taking one "
                                    f"input and returning a sampler (n, rng) -> array")
@@ -102,8 +150,8 @@ class AuditSpec:
 
     def sampler(self, value: Any) -> Callable[[int, np.random.Generator], Any]:
         obj = load_reference(self.reference, what=f"audit {self.name!r} {self.kind}",
-                             base=pathlib.Path(self.base))
-        label = f"audit {self.name!r} ({self.kind} {self.reference})"
+                             base=pathlib.Path(self.base), confine=self.confine)
+        label = self.label
         if self.kind == "sampler":
             return factory_sampler(obj, value, label)
         return mechanism_sampler(obj, value, label)
@@ -131,28 +179,66 @@ class Suite:
     audits: tuple[AuditSpec, ...]
 
 
-def _read_input(x: Any, base: pathlib.Path, where: str) -> Any:
-    """A number, a list (vector) or a CSV/JSON file name (a data set) relative to the suite."""
+def _read_input(x: Any, base: pathlib.Path, where: str, confine: bool = False) -> Any:
+    """A finite number, a list of them (a vector) or a CSV/JSON file name (a data set)
+    relative to ``base`` (inside it when ``confine``), read through :mod:`privlab._input`."""
     if isinstance(x, str):
-        p = (base / x).expanduser()
-        if not p.is_file():
-            raise InvalidParameter(f"{where}: input file {x!r} does not exist")
-        try:
-            if p.suffix.lower() == ".json":
-                return np.asarray(json.loads(p.read_text(encoding="utf-8")), dtype=float)
-            with p.open(encoding="utf-8", newline="") as fh:
-                rows = list(csv.reader(fh))
-            body = rows[1:] if rows and not _numeric(rows[0]) else rows
-            return np.asarray([[float(c) for c in r] for r in body], dtype=float)
-        except (ValueError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise InvalidParameter(f"{where}: input file {x!r} is not numeric CSV/JSON "
-                                   f"({exc})") from None
+        return _read_data_file(x, base, where, confine)
     if isinstance(x, bool) or not isinstance(x, int | float | list):
         raise InvalidParameter(f"{where}: input {x!r} must be a number, a list or a file name")
+    _finite(x, where)
     try:
         return float(x) if not isinstance(x, list) else np.asarray(x, dtype=float)
     except (TypeError, ValueError):
         raise InvalidParameter(f"{where}: input {x!r} must be numeric") from None
+
+
+def _finite(x: Any, where: str) -> None:
+    """``x`` holds finite numbers only (nested lists allowed; no bool, string, NaN, ±inf)."""
+    stack = [x]
+    while stack:
+        y = stack.pop()
+        if isinstance(y, list):
+            stack.extend(y)
+        elif isinstance(y, bool) or not isinstance(y, int | float) or not math.isfinite(y):
+            raise InvalidParameter(f"{where}: input {_brief(x)} must hold finite numbers only "
+                                   f"(found {y!r})")
+
+
+def _brief(x: Any) -> str:
+    t = repr(x)
+    return t if len(t) <= 80 else t[:79] + "…"
+
+
+def _read_data_file(name: str, base: pathlib.Path, where: str, confine: bool) -> Any:
+    from privlab import _input
+
+    p = (base / name).expanduser()
+    shown = f"{where}: input file {name!r}"
+    if not p.exists():
+        raise InvalidParameter(f"{shown} does not exist")
+    if confine:
+        root, real = base.expanduser().resolve(), p.resolve()
+        if not real.is_relative_to(root):
+            raise InvalidParameter(f"{shown} is outside the suite file's folder "
+                                   f"{str(root)!r} ({str(real)!r}); inputs of a suite file "
+                                   f"stay inside its folder (--allow-outside to permit it)")
+    param = f"{where} input"
+    try:
+        if p.suffix.lower() == ".json":
+            arr = np.asarray(_input.load_json(p, param), dtype=float)
+        else:
+            text = _input.read_text(p, param, cap=_input.TABLE_CAP)
+            rows = [r for r in csv.reader(io.StringIO(text, newline=""))]
+            body = rows[1:] if rows and not _numeric(rows[0]) else rows
+            arr = np.asarray([[float(c) for c in r] for r in body], dtype=float)
+    except (ValueError, TypeError, csv.Error) as exc:
+        if isinstance(exc, InvalidParameter):
+            raise
+        raise InvalidParameter(f"{shown} is not numeric CSV/JSON ({exc})") from None
+    if arr.size and not np.isfinite(arr).all():
+        raise InvalidParameter(f"{shown} holds a non-finite value (NaN or ±inf)")
+    return arr
 
 
 def _numeric(row: Sequence[str]) -> bool:
@@ -163,9 +249,44 @@ def _numeric(row: Sequence[str]) -> bool:
     return True
 
 
-def parse_audit(raw: Any, i: int, base: pathlib.Path, default_samples: int) -> AuditSpec:
+def _number(where: str, key: str, x: Any) -> float:
+    """A TOML number (integer or float; not a string or a boolean), finite."""
+    if isinstance(x, bool) or not isinstance(x, int | float):
+        raise InvalidParameter(f"{where}: {key}={x!r} must be a number, not "
+                               f"{type(x).__name__}")
+    if not math.isfinite(x):
+        raise InvalidParameter(f"{where}: {key}={x!r} must be finite")
+    return float(x)
+
+
+def _count(where: str, key: str, x: Any) -> int:
+    """A TOML integer >= 1 (not a float, a string or a boolean)."""
+    if isinstance(x, bool) or not isinstance(x, int) or x < 1:
+        raise InvalidParameter(f"{where}: {key}={x!r} must be a positive integer")
+    return x
+
+
+def _text(where: str, key: str, x: Any) -> str:
+    if not isinstance(x, str):
+        raise InvalidParameter(f"{where}: {key}={x!r} must be a string")
+    return x
+
+
+def _refuse_unknown(where: str, raw: Mapping[str, Any], known: set[str]) -> None:
+    for k, why in NOT_A_KEY.items():
+        if k in raw:
+            raise InvalidParameter(f"{where}: {k} is not a key here: {why}")
+    unknown = sorted(str(k) for k in set(raw) - known)
+    if unknown:
+        raise InvalidParameter(f"{where}: unknown key(s) {', '.join(unknown)} (known: "
+                               f"{', '.join(sorted(known))})")
+
+
+def parse_audit(raw: Any, i: int, base: pathlib.Path, default_samples: int, *,
+                default_timeout: float = DEFAULT_TIMEOUT, confine: bool = False) -> AuditSpec:
     """One validated audit from its suite-file table ``raw`` (also the ``privlab audit
-    --sampler`` options, gathered into the same table by the command)."""
+    --sampler`` options, gathered into the same table by the command).  ``confine``: references
+    and input files must stay inside ``base`` (a suite file's folder)."""
     where = f"audit #{i + 1}"
     if not isinstance(raw, Mapping):
         raise InvalidParameter(f"{where} must be a table ([[audit]])")
@@ -173,10 +294,7 @@ def parse_audit(raw: Any, i: int, base: pathlib.Path, default_samples: int) -> A
     if not isinstance(name, str) or not name.strip():
         raise InvalidParameter(f"{where}: name must be a non-empty string")
     where = f"audit {name!r}"
-    unknown = sorted(set(raw) - AUDIT_KEYS)
-    if unknown:
-        raise InvalidParameter(f"{where}: unknown key(s) {', '.join(unknown)} (known: "
-                               f"{', '.join(sorted(AUDIT_KEYS))})")
+    _refuse_unknown(where, raw, AUDIT_KEYS)
     kinds = [k for k in ("sampler", "mechanism") if k in raw]
     if len(kinds) != 1 or not isinstance(raw[kinds[0]], str):
         raise InvalidParameter(f"{where}: exactly one of sampler = \"MODULE:FACTORY\" or "
@@ -191,70 +309,100 @@ def parse_audit(raw: Any, i: int, base: pathlib.Path, default_samples: int) -> A
         ps = raw["pairs"]
         if not isinstance(ps, list) or not ps or not all(isinstance(p, list) and len(p) == 2
                                                          for p in ps):
-            raise InvalidParameter(f"{where}: pairs={ps!r} must be a non-empty list of [a, b]")
-        pairs = tuple((_read_input(a, base, where), _read_input(b, base, where)) for a, b in ps)
+            raise InvalidParameter(f"{where}: pairs={_brief(ps)} must be a non-empty list of "
+                                   f"[a, b]")
+        pairs = tuple((_read_input(a, base, where, confine), _read_input(b, base, where, confine))
+                      for a, b in ps)
     else:
         s = raw["search"]
         if not isinstance(s, Mapping) or "domain" not in s:
-            raise InvalidParameter(f"{where}: search={s!r} must be {{ domain = [lo, hi] }}")
+            raise InvalidParameter(f"{where}: search={_brief(s)} must be {{ domain = [lo, hi] }}")
+        _refuse_unknown(f"{where} search", s, SEARCH_KEYS)
         d = s["domain"]
         if not (isinstance(d, list) and len(d) == 2):
-            raise InvalidParameter(f"{where}: search.domain={d!r} must be [lo, hi]")
-        lo, hi = (v.finite(f"{where} search.domain", float(x)) for x in d)
+            raise InvalidParameter(f"{where}: search.domain={_brief(d)} must be [lo, hi]")
+        lo, hi = (_number(where, "search.domain", x) for x in d)
         if not hi > lo:
             raise InvalidParameter(f"{where}: search.domain={d!r} must have lo < hi")
-        sens = v.positive(f"{where} search.sensitivity", s.get("sensitivity", 1.0))
+        sens = _number(where, "search.sensitivity", s.get("sensitivity", 1.0))
+        if not sens > 0:
+            raise InvalidParameter(f"{where}: search.sensitivity={sens!r} must be > 0")
         domain = (lo, hi)
-    expect = raw.get("expect", "consistent")
+    expect = _text(where, "expect", raw.get("expect", "consistent"))
     v.one_of(f"{where} expect", expect, EXPECT)
     tags = raw.get("tags", [])
     if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
-        raise InvalidParameter(f"{where}: tags={tags!r} must be a list of strings")
+        raise InvalidParameter(f"{where}: tags={_brief(tags)} must be a list of strings")
+    claim = _number(where, "claimed_epsilon", raw.get("claimed_epsilon")) \
+        if "claimed_epsilon" in raw else None
+    if claim is None or not claim > 0:
+        raise InvalidParameter(f"{where}: claimed_epsilon={raw.get('claimed_epsilon')!r} must "
+                               f"be a number > 0 (the epsilon the mechanism claims)")
+    delta = _number(where, "delta", raw.get("delta", 0.0))
+    if not 0.0 <= delta < 1.0:
+        raise InvalidParameter(f"{where}: delta={delta!r} must lie in [0, 1)")
+    objective = _text(where, "objective", raw.get("objective", "epsilon"))
+    timeout = default_timeout if "timeout" not in raw else \
+        check_timeout(f"{where} timeout", raw["timeout"])
     return AuditSpec(
         name=name, reference=raw[kinds[0]], kind=kinds[0], pairs=pairs, domain=domain,
-        sensitivity=sens,
-        claimed_epsilon=v.positive(f"{where} claimed_epsilon", raw.get("claimed_epsilon")),
-        delta=v.in_closed(f"{where} delta", raw.get("delta", 0.0), 0.0, 1.0),
-        samples=v.positive_int(f"{where} samples", raw.get("samples", default_samples)),
-        expect=expect, tags=tuple(tags), float_bits=bool(raw.get("float_bits", False)),
+        sensitivity=sens, claimed_epsilon=claim, delta=delta,
+        samples=_count(where, "samples", raw.get("samples", default_samples)),
+        expect=expect, tags=tuple(tags),
+        float_bits=_flag(f"{where} float_bits", raw.get("float_bits", False)),
         base=str(base), seedable=_flag(f"{where} seedable", raw.get("seedable", True)),
-        objective=v.one_of(f"{where} objective", raw.get("objective", "epsilon"),
-                           ("epsilon", "delta")))
+        objective=v.one_of(f"{where} objective", objective, ("epsilon", "delta")),
+        timeout=timeout, confine=confine)
 
 
 def load_suite(path: str | pathlib.Path, *, alpha: float | None = None,
-               samples: int | None = None) -> Suite:
-    """Read and validate a suite file (nothing is imported or run; see :func:`check_suite`)."""
+               samples: int | None = None, timeout: float | None = None,
+               allow_outside: bool = False) -> Suite:
+    """Read and validate a suite file (nothing is imported or run; see :func:`check_suite`).
+
+    ``alpha``, ``samples``, ``timeout`` override the file's ``[suite]`` defaults (an audit's own
+    ``samples`` / ``timeout`` win); ``allow_outside`` lets references and input files lie
+    outside the suite file's folder."""
+    from privlab import _input
+
     p = pathlib.Path(path)
+    shown = f"suite={str(path)!r}"
+    text = _input.read_text(p, "suite")
     try:
-        raw = tomllib.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InvalidParameter(f"suite={str(path)!r} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidParameter(f"suite={str(path)!r} cannot be read: {exc}") from None
+        raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise InvalidParameter(f"suite={str(path)!r} is not valid TOML: {exc}") from None
+        raise InvalidParameter(f"{shown} is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise InvalidParameter(f"{shown} is not valid TOML: nested too deeply") from None
     head = raw.get("suite", {})
-    if not isinstance(head, Mapping) or set(head) - SUITE_KEYS:
-        raise InvalidParameter(f"suite={str(path)!r}: [suite] may hold only "
-                               f"{', '.join(sorted(SUITE_KEYS))}")
+    if not isinstance(head, Mapping):
+        raise InvalidParameter(f"{shown}: [suite] must be a table")
+    _refuse_unknown(f"{shown} [suite]", head, SUITE_KEYS)
     extra = sorted(set(raw) - {"suite", "audit"})
     if extra:
-        raise InvalidParameter(f"suite={str(path)!r}: unknown table(s) {', '.join(extra)}")
+        raise InvalidParameter(f"{shown}: unknown table(s) {', '.join(extra)}")
     audits = raw.get("audit")
     if not isinstance(audits, list) or not audits:
-        raise InvalidParameter(f"suite={str(path)!r} holds no [[audit]] entries")
-    n_default = samples if samples is not None else head.get("samples", 100_000)
+        raise InvalidParameter(f"{shown} holds no [[audit]] entries")
+    n_default = samples if samples is not None else \
+        _count(f"{shown} [suite]", "samples", head.get("samples", 100_000))
     n_default = v.positive_int("samples", n_default)
-    specs = tuple(parse_audit(a, i, p.parent, n_default) for i, a in enumerate(audits))
+    t_default = check_timeout("--timeout", timeout) if timeout is not None else \
+        check_timeout(f"{shown} [suite] timeout", head.get("timeout", DEFAULT_TIMEOUT))
+    specs = tuple(parse_audit(a, i, p.parent, n_default, default_timeout=t_default,
+                              confine=not allow_outside) for i, a in enumerate(audits))
     names = [s.name for s in specs]
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
-        raise InvalidParameter(f"suite={str(path)!r}: duplicate audit name(s) {', '.join(dup)}")
-    a = alpha if alpha is not None else head.get("alpha", 0.01)
-    return Suite(name=str(head.get("name", p.stem)), path=str(p),
-                 alpha=v.in_open("alpha", a, 0.0, 1.0),
-                 seed=_seed(head.get("seed", 0)), audits=specs)
+        raise InvalidParameter(f"{shown}: duplicate audit name(s) {', '.join(dup)}")
+    if alpha is not None:
+        a = v.in_open("alpha", alpha, 0.0, 1.0)
+    else:
+        a = _number(f"{shown} [suite]", "alpha", head.get("alpha", 0.01))
+        if not 0.0 < a < 1.0:
+            raise InvalidParameter(f"{shown} [suite]: alpha={a!r} must lie in (0, 1)")
+    return Suite(name=_text(f"{shown} [suite]", "name", head.get("name", p.stem)), path=str(p),
+                 alpha=a, seed=_seed(head.get("seed", 0)), audits=specs)
 
 
 def _flag(name: str, x: Any) -> bool:
@@ -290,28 +438,39 @@ def _all_or_raise(problems: list[str], head: str) -> None:
             _one_line(p) for p in problems))
 
 
+def _resolve_in_child(a: AuditSpec, _say: Callable[[str], None]) -> None:
+    a.resolve()
+
+
 def resolve_references(audits: Sequence[AuditSpec]) -> None:
     """Import every audit's reference and check its contract (:meth:`AuditSpec.resolve`)
-    before anything runs; every bad reference is named in one ``InvalidParameter``."""
+    before anything runs — each in its own contained child process, so that an import that
+    exits or crashes is a bad reference like any other; every bad reference is named in one
+    ``InvalidParameter``."""
     problems = []
     for a in audits:
         try:
-            a.resolve()
+            a.contained(functools.partial(_resolve_in_child, a))
         except InvalidParameter as exc:
             problems.append(str(exc))
     _all_or_raise(problems, "bad reference(s), no audit was run")
 
 
+def _draw_some(a: AuditSpec, _say: Callable[[str], None]) -> None:
+    for x, y in a.candidate_pairs()[:2]:
+        for val in (x, y):
+            a.sampler(val)(16, np.random.default_rng(0))
+
+
 def check_suite(suite: Suite) -> list[dict[str, Any]]:
     """Resolve every reference, then draw 16 outputs per input of each audit's first two
-    pairs; every problem is named in one ``InvalidParameter``.  One row per audit."""
+    pairs (in a contained child per audit); every problem is named in one
+    ``InvalidParameter``.  One row per audit."""
     resolve_references(suite.audits)
     problems = []
     for a in suite.audits:
         try:
-            for x, y in a.candidate_pairs()[:2]:
-                for val in (x, y):
-                    a.sampler(val)(16, np.random.default_rng(0))
+            a.contained(functools.partial(_draw_some, a))
         except InvalidParameter as exc:
             problems.append(str(exc))
     _all_or_raise(problems, "audit(s) cannot draw outputs")
@@ -339,8 +498,10 @@ class SuiteResult:
 
     @property
     def exit_code(self) -> int:
-        """0 every audit has its expected verdict; 1 not (a failure or an error)."""
-        return 1 if self.failures or self.errors else 0
+        """0 every audit has its expected verdict; 1 an audit that ran does not; 2 an audit has
+        no verdict (it raised, exited, crashed or timed out): the run did not audit
+        everything it was asked to."""
+        return 2 if self.errors else 1 if self.failures else 0
 
     def to_dict(self) -> dict[str, Any]:
         m = len(self.suite.audits)
@@ -367,6 +528,7 @@ def run_audit(a: AuditSpec, level: float, seed: int, workers: int | None = 1,
     ss = _stream(seed, a.name)
     s_pilot, s_main, s_confirm = ss.spawn(3)
     cands = a.candidate_pairs()
+    base = pathlib.Path(a.base)
     common = {"delta": a.delta, "claimed_epsilon": a.claimed_epsilon, "objective": a.objective,
               "float_bits": a.float_bits, "workers": workers, "scheduler": scheduler,
               "seedable": a.seedable}
@@ -382,7 +544,9 @@ def run_audit(a: AuditSpec, level: float, seed: int, workers: int | None = 1,
     best: AuditResult | None = None
     best_pair = cands[0]
     spec = {"sampler" if a.kind == "sampler" else "mechanism": a.reference,
-            "base": str(pathlib.Path(a.base).resolve())}
+            "base": str(base.resolve()),
+            **code_identity(a.reference, what=f"audit {a.name!r} {a.kind}", base=base,
+                            confine=a.confine)}
     for j, ((x, y), g) in enumerate(zip(cands, s_main.spawn(len(cands)), strict=True)):
         progress(f"audit {a.name}: pair {j + 1}/{len(cands)}")
         r = audit_pair(a.sampler(x), a.sampler(y), samples=a.samples, confidence=1 - per_pair,
@@ -427,8 +591,10 @@ def _jsonable(x: Any) -> Any:
 
 
 def _error_entry(a: AuditSpec, level: float, exc: Exception) -> dict[str, Any]:
-    """The result of an audit that raised: verdict "error", the one-line message."""
+    """The result of an audit that has no verdict: verdict "error", the one-line message (a
+    :class:`~privlab.audit.usercode.ContainedError` keeps the type raised in the child)."""
     msg = str(exc) if isinstance(exc, InvalidParameter) else f"{type(exc).__name__}: {exc}"
+    kind = exc.error_type if isinstance(exc, ContainedError) else type(exc).__name__
     return {"name": a.name, "reference": a.reference, "kind": a.kind, "tags": list(a.tags),
             "claimed_epsilon": a.claimed_epsilon, "delta": a.delta, "objective": a.objective,
             "samples": a.samples, "confidence": 1 - level, "pairs_audited": 0,
@@ -436,7 +602,7 @@ def _error_entry(a: AuditSpec, level: float, exc: Exception) -> dict[str, Any]:
             "event_class": None, "seedable": a.seedable, "first_stage": None,
             "confirmation": None, "verdict": "error", "expect": a.expect, "as_expected": False,
             "pair": None, "counterexample": None, "error": _one_line(msg),
-            "error_type": type(exc).__name__}
+            "error_type": kind}
 
 
 def run_suite_file(suite: Suite, *, workers: int | None = 1, scheduler: Any = None,
@@ -445,7 +611,9 @@ def run_suite_file(suite: Suite, *, workers: int | None = 1, scheduler: Any = No
     """Run every audit of ``suite`` (or those in ``names``) under one error budget.
 
     Every reference is resolved first (all bad ones in one ``InvalidParameter``, nothing run);
-    an audit that raises is an entry with verdict "error" and the others still run."""
+    each audit then runs in its own contained child process under its ``timeout``; one that
+    raises, exits, crashes or times out is an entry with verdict "error" and the others still
+    run."""
     audits = suite.audits
     if names:
         missing = sorted(set(names) - {a.name for a in audits})
@@ -462,8 +630,9 @@ def run_suite_file(suite: Suite, *, workers: int | None = 1, scheduler: Any = No
         progress(f"audit {a.name} ({i + 1}/{len(audits)})")
         t0 = time.perf_counter()
         try:
-            r = _run_one(a, level, suite.seed, workers, scheduler, progress)
-        except Exception as exc:  # the user's code raised: an error entry, the others run
+            r = a.contained(functools.partial(_run_one, a, level, suite.seed, workers,
+                                              scheduler), progress=progress)
+        except Exception as exc:  # the user's code failed: an error entry, the others run
             r = _error_entry(a, level, exc)
             progress(f"audit {a.name}: error: {r['error']}")
         results.append({**r, "seconds": time.perf_counter() - t0})

@@ -4,20 +4,30 @@
                   [--confidence C] [--delta D] [--objective epsilon|delta] [--seed S]
                   [--workers W] [--scheduler ADDRESS] [--save FILE] [--format json]
     privlab audit --suite [--quick] [--samples N]
-    privlab audit --replay FILE [--samples N]
+    privlab audit --replay FILE [--samples N] [--allow-code] [--timeout SECONDS]
     privlab audit --sampler MODULE:FACTORY | --mechanism MODULE:OBJ
                   (--pair A B ... | --input-a FILE --input-b FILE | --search LO,HI)
-                  --claimed-epsilon E [--sensitivity S] [--delta D] [--samples N] ...
+                  --claimed-epsilon E [--sensitivity S] [--delta D] [--samples N]
+                  [--timeout SECONDS] ...
 
 The user's own code (``--sampler``: ``factory(input) -> (n, rng) -> array``; ``--mechanism``:
 an object with ``release(values, *, rng)``; ``MODULE:NAME`` or ``path/to/file.py:NAME``) is
 audited by the same runner as one entry of a suite file
 (:func:`privlab.audit.usersuite.run_audit`): union bound over the pairs, pilot search over a
-domain, confirmation replay on fresh samples, error 1 − confidence in all.
+domain, confirmation replay on fresh samples, error 1 − confidence in all.  It runs contained
+(:func:`privlab.audit.usercode.contained`): in a child process, under ``--timeout`` (default
+3600 s); code that raises, calls ``sys.exit()``/``os._exit()``, crashes, is killed, runs out of
+time or returns non-finite outputs gets no verdict — one ``error: …`` line naming it, exit 2.
+
+``--replay FILE`` reads the file as data (:func:`privlab.audit.replay.counterexample_of`: every
+key checked); a counterexample of the user's code (its ``spec`` names a reference) is replayed
+only with ``--allow-code`` — replaying imports and runs that code — and, when the file records
+the code file's SHA-256 (files privlab writes do), only if the file is unchanged.  Replays run
+contained as well.
 
 Exit status: 0 when the claim is consistent with the audit (suite: every mechanism has its
 expected verdict), 1 when a claim is violated (suite: a verdict differs from the expected one),
-2 for bad usage.
+2 for bad usage or an audit without a verdict.
 """
 
 from __future__ import annotations
@@ -28,6 +38,7 @@ from typing import Any
 
 import click
 
+from privlab import _input
 from privlab._io import atomic_write_json
 from privlab.commands._common import (
     EXIT_FAILED,
@@ -93,10 +104,10 @@ def _input_token(tok: str) -> Any:
         pass
     if tok.lstrip().startswith("["):
         try:
-            val = json.loads(tok)
-        except ValueError:
-            raise InvalidParameter(f"--pair value {tok!r} is not a JSON list") from None
-        return val
+            return _input.loads_json(tok, "--pair value")
+        except InvalidParameter:
+            raise InvalidParameter(f"--pair value {tok!r} is not a JSON list of numbers") \
+                from None
     if "," in tok:
         try:
             return [float(x) for x in tok.split(",")]
@@ -110,10 +121,12 @@ def _user_audit(kind: str, ref: str, pairs: tuple[tuple[str, str], ...], input_a
                 input_b: str | None, search: str | None, sensitivity: str | None,
                 claimed: float | None, delta: float, objective: str, n: int,
                 confidence: float, float_bits: bool, unseedable: bool, workers: int | None,
-                scheduler: str | None, seed: int) -> dict[str, Any]:
-    """``--sampler`` / ``--mechanism``: one audit of the user's code (module docstring)."""
+                scheduler: str | None, seed: int, timeout: float) -> dict[str, Any]:
+    """``--sampler`` / ``--mechanism``: one audit of the user's code, contained (module
+    docstring)."""
     from privlab import _validate as v
-    from privlab.audit.usersuite import parse_audit, run_audit
+    from privlab.audit.usercode import contained
+    from privlab.audit.usersuite import parse_audit
 
     if claimed is None:
         raise click.UsageError(f"--claimed-epsilon is required with --{kind}")
@@ -140,11 +153,59 @@ def _user_audit(kind: str, ref: str, pairs: tuple[tuple[str, str], ...], input_a
                          if sensitivity is not None else 1.0}
     spec = parse_audit(raw, 0, Path.cwd(), n)
     level = 1.0 - v.in_open("confidence", confidence, 0.0, 1.0)
-    import numpy as np
+    run = _UserRun(spec, level, seed, workers, scheduler)
+    out: dict[str, Any] = contained(run, label=f"{kind} {ref}", timeout=timeout,
+                                    progress=progress, mention=f"audit {ref!r}")
+    return out
 
-    for x in spec.candidate_pairs()[0]:  # fail fast: import, signature, output shape
-        spec.sampler(x)(16, np.random.default_rng(0))
-    return run_audit(spec, level, seed, workers, scheduler, progress)
+
+class _UserRun:
+    """The contained part of ``--sampler`` / ``--mechanism`` (runs in the child process)."""
+
+    def __init__(self, spec: Any, level: float, seed: int, workers: int | None,
+                 scheduler: str | None) -> None:
+        self.spec, self.level, self.seed = spec, level, seed
+        self.workers, self.scheduler = workers, scheduler
+
+    def __call__(self, say: Any) -> dict[str, Any]:
+        import numpy as np
+
+        from privlab.audit.usersuite import run_audit
+
+        for x in self.spec.candidate_pairs()[0]:  # fail fast: import, signature, output shape
+            self.spec.sampler(x)(16, np.random.default_rng(0))
+        out: dict[str, Any] = run_audit(self.spec, self.level, self.seed, self.workers,
+                                        self.scheduler, say)
+        return out
+
+
+def _replay_file(path: str, *, n: int, seed: int, confidence: float, allow_code: bool,
+                 timeout: float) -> Any:
+    """``--replay FILE``: the file read and checked as data, user code only with
+    ``allow_code``, the replay itself contained (module docstring)."""
+    from privlab.audit.replay import counterexample_of, names_code, replay
+    from privlab.audit.usercode import check_code_identity, contained
+
+    shown = f"--replay={path!r}"
+    saved = _input.load_json(path, "--replay")
+    cex = counterexample_of(saved, shown)
+    spec = cex.get("spec") or {}
+    if names_code(cex):
+        kind = "sampler" if "sampler" in spec else "mechanism"
+        ref = spec[kind]
+        if not allow_code:
+            raise InvalidParameter(
+                f"{shown} names code to run ({kind} {ref!r}, folder {spec.get('base')!r}); "
+                f"replaying imports and runs it: pass --allow-code if you trust this file")
+        check_code_identity(spec)  # before the child imports anything: one line naming it
+        label = f"replay of {kind} {ref}"
+    else:
+        label = f"replay of {spec.get('mechanism', 'the counterexample')}"
+
+    def run(_say: Any) -> Any:
+        return replay(saved, samples=n, rng=seed, confidence=confidence)
+
+    return contained(run, label=label, timeout=timeout)
 
 
 def _floats(name: str, text: str | None, *, scalar: bool = False) -> Any:
@@ -225,6 +286,12 @@ def _audit_box(name: str, epsilon: float | None, sensitivity: str | None, core: 
               help="Search neighbouring scalar inputs x, x±S in [LO, HI] (S = --sensitivity).")
 @click.option("--unseedable", is_flag=True,
               help="Your sampler ignores rng: audit anyway (no same-seed reproducibility).")
+@click.option("--timeout", type=float, default=None, metavar="SECONDS",
+              help="--sampler/--mechanism/--replay: the longest the run of the code may take "
+                   "(default 3600); past it the run is stopped with an error (exit 2).")
+@click.option("--allow-code", is_flag=True,
+              help="--replay: run the code the file names (a counterexample of your own "
+                   "sampler or mechanism); without it such a file is refused.")
 @format_option
 @seed_option
 def audit(mechanism: str | None, samples: int | None, confidence: float, delta: float,
@@ -234,7 +301,8 @@ def audit(mechanism: str | None, samples: int | None, confidence: float, delta: 
           scheduler: str | None, run_suite: bool, quick: bool, replay_file: str | None,
           save: str | None, sampler_ref: str | None, mechanism_ref: str | None,
           pairs: tuple[tuple[str, str], ...], input_a: str | None, input_b: str | None,
-          search: str | None, unseedable: bool, fmt: str, seed: int) -> None:
+          search: str | None, unseedable: bool, timeout: float | None, allow_code: bool,
+          fmt: str, seed: int) -> None:
     """Audit MECHANISM black-box: a lower bound on its epsilon (or delta) that holds with the
     given confidence, and a replayable counterexample.  MECHANISM is one of: laplace,
     staircase, geometric, randomized-response, exponential-mechanism, histogram, svt1..svt6,
@@ -244,7 +312,7 @@ def audit(mechanism: str | None, samples: int | None, confidence: float, delta: 
     Your own code: --sampler MODULE:FACTORY or --mechanism MODULE:OBJ with --pair A B,
     --input-a/--input-b or --search LO,HI, and --claimed-epsilon (default 10^5 samples per
     side); see docs/auditing-your-mechanism.md."""
-    from privlab.audit import audit_mechanism, replay
+    from privlab.audit import audit_mechanism
     from privlab.audit import suite as suite_mod
     from privlab.audit.controls import make, names
 
@@ -258,6 +326,20 @@ def audit(mechanism: str | None, samples: int | None, confidence: float, delta: 
     if not user and (pairs or input_a or input_b or search or unseedable):
         raise click.UsageError("--pair, --input-a/--input-b, --search and --unseedable apply "
                                "to --sampler/--mechanism only")
+    if timeout is not None and not user and replay_file is None:
+        raise click.UsageError("--timeout applies to --sampler, --mechanism and --replay "
+                               "(the runs of code that may not finish)")
+    if allow_code and replay_file is None:
+        raise click.UsageError("--allow-code applies to --replay only")
+    from privlab import _validate as v
+    from privlab.audit.usercode import DEFAULT_TIMEOUT, check_timeout
+
+    limit = DEFAULT_TIMEOUT if timeout is None else check_timeout("--timeout", timeout)
+    if claimed_epsilon is not None and not user and v.finite("--claimed-epsilon",
+                                                             claimed_epsilon) <= 0:
+        raise InvalidParameter(f"--claimed-epsilon={claimed_epsilon!r} must be > 0 (a claim "
+                               f"of epsilon = 0 is violated by every mechanism whose output "
+                               f"depends on its input)")
     if user:
         for opt, val in (("--epsilon", epsilon), ("--d", d), ("--core", core)):
             if val is not None:
@@ -268,7 +350,7 @@ def audit(mechanism: str | None, samples: int | None, confidence: float, delta: 
         res_d = _user_audit(user[0][0], user[0][1], pairs, input_a, input_b, search,
                             sensitivity, claimed_epsilon, delta, objective,
                             samples if samples is not None else 10**5, confidence, float_bits,
-                            unseedable, workers, scheduler, seed)
+                            unseedable, workers, scheduler, seed, limit)
         if save:
             atomic_write_json(Path(save), res_d)
         emit(res_d, fmt, lambda: _user_summary(res_d))
@@ -289,11 +371,8 @@ def audit(mechanism: str | None, samples: int | None, confidence: float, delta: 
         return
     n = samples if samples is not None else 10**6
     if replay_file is not None:
-        try:
-            saved = json.loads(Path(replay_file).read_text())
-        except (OSError, ValueError) as exc:
-            raise InvalidParameter(f"--replay {replay_file!r}: cannot read JSON ({exc})") from None
-        res = replay(saved, samples=n, rng=seed, confidence=confidence)
+        res = _replay_file(replay_file, n=n, seed=seed, confidence=confidence,
+                           allow_code=allow_code, timeout=limit)
     elif mechanism in BOX_MECHANISMS:
         res = _audit_box(str(mechanism), epsilon, sensitivity, core, claimed_epsilon, n,
                          confidence, seed)

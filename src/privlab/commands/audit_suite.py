@@ -1,8 +1,9 @@
 """``privlab audit-suite``: run a TOML file of audits of the user's own mechanisms.
 
-    privlab audit-suite check SUITE.toml [--format table|json]
+    privlab audit-suite check SUITE.toml [--format table|json] [--timeout S] [--allow-outside]
     privlab audit-suite run SUITE.toml [--out DIR] [--format table|json|junit] [--alpha A]
                             [--samples N] [--only NAME]… [--workers W] [--scheduler ADDRESS]
+                            [--timeout S] [--allow-outside] [--force]
 
 The file format and the error control (one family-wise budget, violations confirmed on fresh
 samples) are described in :mod:`privlab.audit.usersuite` and docs/auditing-your-mechanism.md.
@@ -15,22 +16,32 @@ these files are written or replaced, nothing else in DIR is touched.  They must 
 written by ``audit-suite run``): foreign files under these names are refused unless
 ``--force`` (checked before any audit runs; nothing written).
 
-Every reference is imported and checked before any audit runs: bad references (all of them,
-in one ``error: …`` line) are bad usage and nothing runs or is written.  An audit that raises
-while it runs is reported, not fatal: verdict ``error`` in ``suite.json`` with the exception's
-one-line message, an ``<error>`` entry in ``junit.xml``; the other audits still run and the
-files are written.  JUnit carries ``time`` and ``timestamp`` and, per audit, ``classname``
-``privlab.audit_suite.STEM`` (STEM: the suite file's name without ``.toml``) and ``time``.
+The user's code runs only in contained child processes, each step of an audit under its
+``timeout`` (``--timeout`` sets the default for audits without their own; 3600 s unless the
+file's ``[suite] timeout`` says otherwise).  References and input files stay inside the suite
+file's folder unless ``--allow-outside``.
 
-Exit status: 0 every audit has its expected verdict (``expect``, default "consistent"), 1 some
-audit does not or raised (the report is written), 2 bad usage: a bad suite file or bad
-references (one ``error: …`` line, nothing run, nothing written).
+Every reference is imported and checked before any audit runs: bad references (all of them,
+in one ``error: …`` line) are bad usage and nothing runs or is written.  An audit that raises,
+exits (``sys.exit``, ``os._exit``), crashes, is killed, times out or returns non-finite outputs
+while it runs is reported, not fatal: verdict ``error`` in ``suite.json`` with a one-line
+message naming it, an ``<error>`` entry in ``junit.xml``; the other audits still run, the files
+are written, and the run ends with one ``error: …`` line and exit 2.  JUnit carries ``time``
+and ``timestamp`` and, per audit, ``classname`` ``privlab.audit_suite.STEM`` (STEM: the suite
+file's name without ``.toml``) and ``time``.  ``suite.md`` escapes every text that comes from
+the suite (names, references, messages) for Markdown and HTML; ``junit.xml`` drops characters
+XML cannot hold.
+
+Exit status: 0 every audit has its expected verdict (``expect``, default "consistent"), 1 an
+audit that ran does not (the report is written), 2 an audit has no verdict (report written) or
+bad usage: a bad suite file or bad references (one ``error: …`` line, nothing run, nothing
+written).
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
+import html
 import os
 import re
 import stat
@@ -43,6 +54,7 @@ import click
 from privlab.commands._common import (
     EXIT_FAILED,
     EXIT_OK,
+    EXIT_USAGE,
     emit,
     exit_with,
     format_option,
@@ -55,16 +67,27 @@ def audit_suite() -> None:
     """Audit suites of your own mechanisms (a TOML file; see docs/auditing-your-mechanism.md)."""
 
 
+timeout_option = click.option(
+    "--timeout", type=float, default=None, metavar="SECONDS",
+    help="Longest each step of an audit without its own timeout may take (default: the "
+         "file's [suite] timeout, else 3600); past it the audit is an error.")
+allow_outside_option = click.option(
+    "--allow-outside", is_flag=True,
+    help="Let references and input files lie outside the suite file's folder.")
+
+
 @audit_suite.command("check")
 @click.argument("suite", type=str)
 @format_option
-def check(suite: str, fmt: str) -> None:
+@timeout_option
+@allow_outside_option
+def check(suite: str, fmt: str, timeout: float | None, allow_outside: bool) -> None:
     """Validate SUITE: keys, references importable, samplers return outputs of the right shape.
 
     Exit 0 when all is well; 2 with one ``error: …`` line naming every bad reference."""
     from privlab.audit.usersuite import check_suite, load_suite
 
-    s = load_suite(suite)
+    s = load_suite(suite, timeout=timeout, allow_outside=allow_outside)
     rows = check_suite(s)
     d = {"suite": s.name, "path": s.path, "ok": True, "audits": rows}
     emit(d, fmt, lambda: "\n".join(f"{r['name']}: {r['kind']} {r['reference']} ok"
@@ -83,23 +106,28 @@ def check(suite: str, fmt: str) -> None:
 @click.option("--samples", type=int, default=None,
               help="Default outputs per side for audits that do not set their own.")
 @click.option("--only", "only", multiple=True, help="Run only these audits (repeatable).")
-@click.option("--workers", type=int, default=1, show_default=True,
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Local processes per audit (same result for any number).")
 @click.option("--scheduler", type=str, default=None, help="Dask scheduler address.")
 @click.option("--force", is_flag=True,
               help="Replace suite.json, suite.md, junit.xml and counterexamples/ in --out DIR "
                    "even when they were not written by audit-suite run.")
+@timeout_option
+@allow_outside_option
 def run(suite: str, out: str | None, fmt: str, alpha: float | None, samples: int | None,
-        only: tuple[str, ...], workers: int, scheduler: str | None, force: bool) -> None:
+        only: tuple[str, ...], workers: int, scheduler: str | None, force: bool,
+        timeout: float | None, allow_outside: bool) -> None:
     """Run every audit of SUITE under one family-wise error budget.
 
     References are all checked first (bad ones: exit 2, nothing run or written).  An audit that
-    raises is reported as an error (JUnit <error>, verdict "error" in suite.json) and the others
-    still run.  Exit 0 every audit has its expected verdict; 1 some audit does not or raised
-    (report written); 2 bad usage."""
+    raises, exits, crashes or times out is reported as an error (JUnit <error>, verdict "error"
+    in suite.json) and the others still run.  Exit 0 every audit has its expected verdict; 1
+    an audit that ran does not (report written); 2 an audit has no verdict (report written) or
+    bad usage."""
     from privlab.audit.usersuite import load_suite, run_suite_file
 
-    s = load_suite(suite, alpha=alpha, samples=samples)
+    s = load_suite(suite, alpha=alpha, samples=samples, timeout=timeout,
+                   allow_outside=allow_outside)
     if out is not None:
         check_out(Path(out), force=force)
     res = run_suite_file(s, workers=workers, scheduler=scheduler, names=only or None,
@@ -112,42 +140,62 @@ def run(suite: str, out: str | None, fmt: str, alpha: float | None, samples: int
         click.echo(junit_xml(d))
     else:
         emit(d, fmt, lambda: markdown(d))
+    if res.errors:
+        names = ", ".join(repr(r["name"]) for r in res.errors)
+        click.echo(f"error: {len(res.errors)} audit(s) have no verdict ({names}): they raised, "
+                   f"exited, crashed or timed out; see the report", err=True)
+        exit_with(EXIT_USAGE)
     exit_with(EXIT_FAILED if res.exit_code else EXIT_OK)
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#|~])")
+
+
+def md(x: Any) -> str:
+    """Any text from the suite (names, references, messages, inputs) as inert Markdown: one
+    line, ``&``, ``<``, ``>`` as HTML entities (no raw HTML, no autolinks) and every character
+    Markdown gives a meaning to inside a line (``\\ ` * _ { } [ ] ( ) # | ~``)
+    backslash-escaped, so that it shows as written, also inside a table cell (the text never
+    starts a line, so ``-``, ``+`` and ``1.`` cannot start a list)."""
+    text = " ".join(str(x).split())
+    return _MD_SPECIAL.sub(r"\\\1", html.escape(text, quote=False))
 
 
 def _line(r: dict[str, Any]) -> dict[str, Any]:
     eps = r["epsilon_lower_bound"]
-    return {"audit": r["name"], "claimed ε": r["claimed_epsilon"], "δ": r["delta"],
-            "ε lower bound": "" if eps is None else eps, "verdict": r["verdict"],
-            "expected": r["expect"], "ok": "yes" if r["as_expected"] else "NO",
+    return {"audit": md(r["name"]), "claimed ε": r["claimed_epsilon"], "δ": r["delta"],
+            "ε lower bound": "" if eps is None else eps, "verdict": md(r["verdict"]),
+            "expected": md(r["expect"]), "ok": "yes" if r["as_expected"] else "NO",
             "structural": "yes" if r["structural_leak"] else ""}
 
 
 def markdown(d: dict[str, Any]) -> str:
-    """The suite report, findings first (audits whose verdict is not the expected one)."""
+    """The suite report, findings first (audits whose verdict is not the expected one); every
+    text from the suite escaped (:func:`md`)."""
     fails = [r for r in d["results"] if not r["as_expected"]]
-    head = [f"# Audit suite {d['suite']}", "",
+    head = [f"# Audit suite {md(d['suite'])}", "",
             f"**{'FAIL' if fails else 'PASS'}**: {len(d['results']) - len(fails)} of "
             f"{len(d['results'])} audits have their expected verdict"
-            + (f" ({len(d.get('errors', []))} raised and have none)." if d.get("errors")
-               else "."), "",
+            + (f" ({len(d.get('errors', []))} have none: they raised, exited, crashed or timed "
+               f"out)." if d.get("errors") else "."), "",
             f"Error control: family-wise false-alarm budget α = {d['alpha']:g} over "
             f"{d['audits']} audits ({d['error_control']}; {d['level_per_audit']:.3g} each).", ""]
     if fails:
         head += ["## Findings", ""]
         for r in fails:
             if r["verdict"] == "error":
-                head.append(f"- **{r['name']}** ({r['reference']}): the audit raised, no "
-                            f"verdict: {r['error']}")
+                head.append(f"- **{md(r['name'])}** ({md(r['reference'])}): no verdict "
+                            f"(the audit raised, exited, crashed or timed out): "
+                            f"{md(r['error'])}")
                 continue
             cex = r.get("counterexample") or {}
-            head.append(f"- **{r['name']}** ({r['reference']}): verdict {r['verdict']}, "
-                        f"expected {r['expect']}; ε lower bound "
+            head.append(f"- **{md(r['name'])}** ({md(r['reference'])}): verdict "
+                        f"{md(r['verdict'])}, expected {md(r['expect'])}; ε lower bound "
                         f"{r['epsilon_lower_bound']:.4g} against the claim "
-                        f"{r['claimed_epsilon']:g} on inputs {r['pair']} "
-                        f"(event: {cex.get('feature')} {cex.get('event')}); replay: "
+                        f"{r['claimed_epsilon']:g} on inputs {md(r['pair'])} "
+                        f"(event: {md(cex.get('feature'))} {md(cex.get('event'))}); replay: "
                         "`privlab audit --replay counterexamples/"
-                        f"{counterexample_file(r['name'])}`")
+                        f"{counterexample_file(r['name'])} --allow-code`")
         head.append("")
     head += ["## All audits", "", _md_table([_line(r) for r in d["results"]])]
     return "\n".join(head) + "\n"
@@ -169,9 +217,20 @@ def classname(path: str) -> str:
     return "privlab.audit_suite." + (re.sub(r"[^A-Za-z0-9_]", "_", Path(path).stem) or "suite")
 
 
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _xml_safe(x: Any) -> Any:
+    """``x`` with the characters XML 1.0 cannot hold (control characters, lone surrogates)
+    written as ``?`` — strings only; other values as they are."""
+    return _NOT_XML.sub("?", x) if isinstance(x, str) else x
+
+
 def junit_xml(d: dict[str, Any]) -> str:
     """JUnit XML: one testcase per audit, a failure when the verdict is not the expected one,
-    an error when the audit raised; run time and start (UTC) on the testsuite."""
+    an error when the audit has no verdict; run time and start (UTC) on the testsuite.  Text
+    from the suite is escaped by the XML writer and stripped of characters XML cannot hold."""
+    d = _sanitised(d)
     errors = [r for r in d["results"] if r["verdict"] == "error"]
     fails = [r for r in d["results"] if not r["as_expected"] and r["verdict"] != "error"]
     ts = ET.Element("testsuite", name=f"privlab audit-suite {d['suite']}",
@@ -199,6 +258,14 @@ def junit_xml(d: dict[str, Any]) -> str:
                 f"(confidence {r['confidence']:.6g}); verdict {r['verdict']}")
     ET.indent(ts)
     return ET.tostring(ts, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def _sanitised(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {_xml_safe(k): _sanitised(y) for k, y in x.items()}
+    if isinstance(x, list | tuple):
+        return [_sanitised(y) for y in x]
+    return _xml_safe(x)
 
 
 def _dumps(x: Any) -> str:
@@ -244,11 +311,12 @@ _SUITE_KEYS = frozenset({"suite", "alpha", "audits", "error_control", "results"}
 
 
 def _is_suite_json(path: Path) -> bool:
+    from privlab import _input
+    from privlab.errors import InvalidParameter
+
     try:
-        if path.stat().st_size > 256 * 1024 * 1024:
-            return False
-        doc = json.loads(path.read_bytes())
-    except (OSError, ValueError, RecursionError):
+        doc = _input.load_json(path, "--out suite.json")
+    except InvalidParameter:
         return False
     return isinstance(doc, dict) and _SUITE_KEYS <= doc.keys()
 
