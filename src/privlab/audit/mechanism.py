@@ -22,7 +22,22 @@ records under ``relation`` ("substitute", "add_remove" or "both") — extreme va
 duplicates, records at cluster boundaries (:mod:`privlab.audit.datasets`) — and scores them by
 pilot audits exactly as above; explicit pairs of data sets are audited with the union bound.
 The mechanism needs ``sample_on(x, n, rng)``, ``sample(x, bounds, n, *, rng)`` (the lab's
-releases) or ``release(x, *, rng)``, and ``epsilon`` unless ``claimed_epsilon`` is given.
+releases) or ``release(x, *, rng)``, and ``epsilon`` unless ``claimed_epsilon`` is given.  Without
+``domain=`` a ``release`` gets scalar query values; one that raises on them (a mechanism of data
+sets) is an ``InvalidParameter`` saying so.
+
+Samplers that ignore ``rng``.  Unless ``seedable=False`` is passed, the samplers of the first
+pair are probed first (:func:`privlab.audit.usercode.seed_probe`, 3 × 64 outputs each, on streams
+of their own, so the audit draws what it would have drawn without the probe); one that ignores
+``rng`` gets one :class:`~privlab.audit.result.SeedWarning` and the result says
+``seedable=False``.
+
+Workers.  The rule of the whole auditor: a Python call starts no processes unless asked —
+``workers=1`` is the default of :func:`audit_mechanism`, :func:`~privlab.audit.audit_pair`, the
+control suite (:func:`privlab.audit.suite.run_suite`) and suite files
+(:func:`privlab.audit.usersuite.run_suite_file`); ``workers=None`` means all cores.  The
+commands (``privlab audit``, ``privlab audit --suite``, ``privlab audit-suite run``) own the
+machine and use all cores unless ``--workers W``.  The result does not depend on the number.
 """
 
 from __future__ import annotations
@@ -85,7 +100,21 @@ def _check_inputs(inputs: Any, sensitivity: float | None) -> list[tuple[Any, Any
 def _sampler(mech: Any, x: Any) -> Sampler:
     if _is_control(mech):
         return lambda n, g: mech.sample_on(x, n, g)
-    return lambda n, g: mech.release(np.full(n, x), rng=g)
+
+    def sample(n: int, g: np.random.Generator) -> Any:
+        try:
+            return mech.release(np.full(n, x), rng=g)
+        except InvalidParameter:
+            raise
+        except Exception as exc:  # e.g. a mechanism of data sets given query values
+            raise InvalidParameter(
+                f"mechanism={_label(mech)}: release(values, *, rng) raised "
+                f"{type(exc).__name__}: {' '.join(str(exc).split())} on the query values "
+                f"[{x!r}] * {n}; without domain= the auditor gives release scalar query "
+                f"values: a mechanism of data sets needs domain=(lo, hi) (and "
+                f"neighbours='search' or pairs of data sets)") from exc
+
+    return sample
 
 
 def _label(mech: Any) -> str:
@@ -114,6 +143,9 @@ def audit_mechanism(mechanism: Any, *, samples: int, confidence: float = 0.95,
     Default pair: the mechanism's ``pairs`` (controls) or f(D) = 0 vs f(D') = Δ (additive
     noise: the worst case for log-concave and staircase laws).  ``claimed_epsilon=None`` means
     the mechanism's own claim, ``mechanism.epsilon``; other keywords as :func:`audit_pair`.
+    ``workers=1`` (default) draws in this process, ``None`` on all cores (module docstring,
+    "Workers").  Samplers that ignore ``rng`` are detected and warned about unless
+    ``seedable=False`` (module docstring).
     """
     t0 = time.perf_counter()
     if domain is not None:
@@ -158,6 +190,11 @@ def audit_mechanism(mechanism: Any, *, samples: int, confidence: float = 0.95,
           else float_bits, "features": getattr(mechanism, "features", None), "bar": bar,
           "seedable": seedable}
     label, spec = _label(mechanism), mechanism_spec(mechanism)
+    from privlab.audit.usercode import check_seedable  # lazy: privlab.audit stays light
+
+    unseedable = seedable is True and not check_seedable(
+        [_sampler(mechanism, pairs[0][0]), _sampler(mechanism, pairs[0][1])], label,
+        stacklevel=2)
     pilot: list[dict[str, Any]] = []
     if search and len(pairs) > 1:
         n_pilot = max(MIN_SAMPLES, samples // 20)
@@ -173,7 +210,7 @@ def audit_mechanism(mechanism: Any, *, samples: int, confidence: float = 0.95,
                         root=root[2], label=label, spec=spec, progress=progress,
                         confirm=confirm, confirm_confidence=confirm_confidence,
                         confirm_samples=confirm_samples, samples=samples, kw=kw,
-                        objective=objective, pilot=pilot, t0=t0)
+                        objective=objective, pilot=pilot, t0=t0, unseedable=unseedable)
 
 
 def _audit_pairs(pairs: list[tuple[Any, Any]], make: Callable[[Any], Sampler], *, conf: float,
@@ -181,8 +218,9 @@ def _audit_pairs(pairs: list[tuple[Any, Any]], make: Callable[[Any], Sampler], *
                  progress: Callable[[str], Any] | None, confirm: bool,
                  confirm_confidence: float | None, confirm_samples: int | None, samples: int,
                  kw: dict[str, Any], objective: str, pilot: list[dict[str, Any]],
-                 t0: float) -> AuditResult:
-    """Audit each pair at 1 − α/K (union bound) and report the worst (module docstring)."""
+                 t0: float, unseedable: bool = False) -> AuditResult:
+    """Audit each pair at 1 − α/K (union bound) and report the worst (module docstring);
+    ``unseedable``: the seed probe found that the samplers ignore ``rng``."""
     conf_each = 1.0 - (1.0 - conf) / len(pairs)
     if confirm and confirm_confidence is not None:  # the union bound covers confirmation too
         v.in_open("confirm_confidence", confirm_confidence, 0.0, 1.0)
@@ -213,7 +251,8 @@ def _audit_pairs(pairs: list[tuple[Any, Any]], make: Callable[[Any], Sampler], *
         seconds=time.perf_counter() - t0, verdict=verdict,
         structural_leak=any(r.structural_leak for r in results),
         delta_lower_bound=max(r.delta_lower_bound for r in results),
-        pairs=rows + tuple({"searched": p} for p in pilot))
+        pairs=rows + tuple({"searched": p} for p in pilot),
+        seedable=best_r.seedable and not unseedable)
 
 
 
@@ -254,6 +293,10 @@ def _audit_datasets(mechanism: Any, *, samples: int, confidence: float,
     n_pad = max(max(len(a), len(b)) for a, b in pairs)
     make = lambda x: ds.dataset_sampler(mechanism, x, bounds, n_pad)  # noqa: E731
     label = str(getattr(mechanism, "name", type(mechanism).__name__))
+    from privlab.audit.usercode import check_seedable
+
+    unseedable = kw["seedable"] is True and not check_seedable(
+        [make(pairs[0][0]), make(pairs[0][1])], label, stacklevel=3)
     pilot: list[dict[str, Any]] = []
     if len(pairs) > 1 and (search or given is None):
         n_pilot = max(MIN_SAMPLES, samples // 20)
@@ -274,5 +317,6 @@ def _audit_datasets(mechanism: Any, *, samples: int, confidence: float,
                        root=root[2], label=label, spec=None, progress=progress,
                        confirm=confirm, confirm_confidence=confirm_confidence,
                        confirm_samples=confirm_samples, samples=samples, kw=kw,
-                       objective=str(kw["objective"]), pilot=pilot, t0=t0)
+                       objective=str(kw["objective"]), pilot=pilot, t0=t0,
+                       unseedable=unseedable)
     return res

@@ -59,8 +59,10 @@ USER_RESULT_KEYS = frozenset({
     "name", "reference", "kind", "tags", "claimed_epsilon", "delta", "objective", "samples",
     "confidence", "pairs_audited", "epsilon_lower_bound", "delta_lower_bound",
     "structural_leak", "event_class", "seedable", "first_stage", "confirmation", "verdict",
-    "expect", "as_expected", "pair", "counterexample", "seconds", "error", "error_type"})
-"""The keys of one audit of user code (``privlab audit --sampler --save``, a suite result)."""
+    "expect", "as_expected", "pair", "counterexample", "seconds", "error", "error_type",
+    "search"})
+"""The keys of one audit of user code (``privlab audit --sampler --save``, a suite result;
+``search``: the candidates of a search and their pilot bounds)."""
 EVENT_KEYS = {"threshold": {"kind", "op", "t"}, "atom": {"kind", "value"},
               "cell": {"kind", "lo", "hi", "closed"},
               "level_set": {"kind", "cells", "closed", "intervals"}}

@@ -6,14 +6,15 @@ on its neighbour pairs with :func:`privlab.audit.audit_mechanism` and returns th
 certified lower bound, the verdict, whether it is the expected one (correct mechanisms must
 come out "consistent", broken ones "violation"), the feature and event kind that witnessed it,
 samples and seconds.  Each entry gets its own seeded stream (``SeedSequence([seed, i])``), so
-the table is reproducible and independent of ``workers``.
+the table is reproducible and independent of ``workers`` (default 1, as everywhere in the Python
+API; ``None``: all cores — :mod:`privlab.audit.mechanism`, "Workers").
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -67,9 +68,11 @@ def truth(name: str, mech: Any, given: tuple[float, str] | None) -> tuple[float,
 def run(*, samples: int | None = None, rng: Any = 0, quick: bool = False,
         names: Sequence[str] | None = None, workers: int | None = 1, confidence: float = 0.95,
         progress: Callable[[str], Any] | None = None,
-        confirm_confidence: float | None = None) -> list[tuple[dict[str, Any],
-                                                                     AuditResult]]:
-    """Audit the suite; returns (row, AuditResult) per entry (rows as in :func:`run_suite`)."""
+        confirm_confidence: float | None = None,
+        options: Mapping[str, Any] | None = None) -> list[tuple[dict[str, Any], AuditResult]]:
+    """Audit the suite; returns (row, AuditResult) per entry (rows as in :func:`run_suite`).
+    ``options``: further :func:`~privlab.audit.audit_pair` keywords for every entry (``bins``:
+    ``privlab audit --suite --bins N``)."""
     n = v.positive_int("samples", samples) if samples is not None else \
         (QUICK_SAMPLES if quick else FULL_SAMPLES)
     root = rng if isinstance(rng, np.random.SeedSequence) else np.random.SeedSequence(rng)
@@ -90,7 +93,7 @@ def run(*, samples: int | None = None, rng: Any = 0, quick: bool = False,
             progress(f"suite [{i + 1}/{len(chosen)}] {name}")
         t0 = time.perf_counter()
         r = audit_mechanism(mech, samples=n, rng=seq, confidence=confidence, workers=workers,
-                            confirm_confidence=confirm_confidence)
+                            confirm_confidence=confirm_confidence, **(options or {}))
         correct = true <= float(mech.epsilon) * (1 + 1e-9)
         expected = "consistent" if correct else "violation"
         cex = r.counterexample or {}
@@ -107,7 +110,8 @@ def run(*, samples: int | None = None, rng: Any = 0, quick: bool = False,
 def run_suite(*, samples: int | None = None, rng: Any = 0, quick: bool = False,
               names: Sequence[str] | None = None, workers: int | None = 1,
               progress: Callable[[str], Any] | None = None) -> Table:
-    """The Table ``audit-suite`` (samples per side: 10⁵ quick, 10⁶ full, unless given)."""
+    """The Table ``audit-suite`` (samples per side: 10⁵ quick, 10⁶ full, unless given;
+    ``workers``: local processes, 1 unless asked, ``None`` all cores)."""
     rows = [row for row, _ in run(samples=samples, rng=rng, quick=quick, names=names,
                                   workers=workers, progress=progress)]
     n = rows[0]["samples"] if rows else samples

@@ -16,7 +16,10 @@ user can get wrong:
   progress bar on stderr when it is slow (tqdm, only on a terminal);
 * :func:`checked` — wraps a sampler so that a wrong signature, a wrong output shape, a
   non-finite output (NaN, ±inf) or a ``sys.exit()`` are reported as one line naming the
-  reference;
+  reference (for a scalar input, the line says how to give a mechanism of data sets its data);
+* :func:`seed_probe` / :func:`check_seedable` — a cheap test that a sampler ignores ``rng``
+  (:data:`PROBE_OUTPUTS` outputs drawn twice with one seed and once with another) and the
+  one-line :class:`~privlab.audit.result.SeedWarning` that says so;
 * :func:`contained` — runs a whole audit of user code in a forked worker process, under a
   timeout: an exit, a crash, a signal or a timeout of that process becomes a
   :class:`ContainedError` naming the code and what happened, never a result;
@@ -43,6 +46,18 @@ Threat model: the auditor bounds the privacy loss of the *law* the sampler draws
 through the events it searches (docs/auditor.md); a sampler that ignores ``rng`` and draws from
 numpy's or Python's global state is audited as it is — its same-seed reproducibility is the
 user's responsibility (``seedable=False`` is reported in the result).
+
+Samplers that ignore ``rng``.  A sampler that draws from a source of its own (OpenDP's and
+diffprivlib's generators, ``secrets``, a generator created once outside the call) gives valid
+bounds as long as its draws are independent, but the same seed does not reproduce the audit.
+:func:`seed_probe` finds most of them for the price of 3 × :data:`PROBE_OUTPUTS` outputs: the
+same seed twice gives different outputs, or two different seeds give the same outputs (counted
+only when the outputs carry at least :data:`PROBE_NATS` nats, so that a low-entropy law, such as
+randomized response with a large ε, cannot repeat by chance).  The global generators are seeded
+as in an audit (:func:`privlab.audit.sampling.draw`), so samplers on numpy's or Python's global
+state pass.  The audits of user code (:func:`privlab.audit.usersuite.run_audit`, hence
+``privlab audit --sampler`` and ``audit-suite run``) and :func:`privlab.audit.audit_mechanism`
+run it unless ``seedable=False`` was declared, warn once and report ``seedable: false``.
 """
 
 from __future__ import annotations
@@ -62,17 +77,17 @@ import struct
 import sys
 import time
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NoReturn, TypeVar
 
 import numpy as np
 
 from privlab.errors import InvalidParameter
 
-__all__ = ["DEFAULT_TIMEOUT", "ContainedError", "check_code_identity", "check_timeout",
-           "checked", "code_file", "code_identity", "contained", "factory_sampler",
-           "is_user_spec", "load_reference", "mechanism_sampler", "samplers_from_spec",
-           "vectorize"]
+__all__ = ["DEFAULT_TIMEOUT", "PROBE_NATS", "PROBE_OUTPUTS", "ContainedError",
+           "check_code_identity", "check_seedable", "check_timeout", "checked", "code_file",
+           "code_identity", "contained", "factory_sampler", "is_user_spec", "load_reference",
+           "mechanism_sampler", "samplers_from_spec", "seed_probe", "vectorize"]
 
 Sampler = Callable[[int, np.random.Generator], Any]
 T = TypeVar("T")
@@ -266,11 +281,30 @@ def _arity_ok(fn: Any, n: int) -> bool:
     return True
 
 
-def checked(sampler: Any, label: str) -> Sampler:
+SCALAR_HINT = ("; it was given the scalar input {value!r}: a mechanism of data sets needs data "
+               "sets (pairs of CSV/JSON files, --input-a/--input-b, or in a suite search = "
+               "{{ datasets = true, domain = [lo, hi] }})")
+"""Added to the error of user code that raised on a scalar input (it may expect a data set)."""
+
+
+def scalar_hint(value: Any) -> str:
+    """:data:`SCALAR_HINT` for a scalar input, else nothing."""
+    return SCALAR_HINT.format(value=_plain(value)) if np.ndim(value) == 0 else ""
+
+
+def _plain(value: Any) -> Any:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return value
+
+
+def checked(sampler: Any, label: str, hint: str = "") -> Sampler:
     """``sampler`` with its contract checked at each call: ``(n, rng)`` → n outputs, shape
     ``(n,)`` or ``(n, d)``, every output finite — NaN or ±inf would make every threshold event
     trivially equal on both sides, so "consistent" would mean nothing (the auditor checks the
-    rest); a ``sys.exit()`` in it is an error too."""
+    rest); a ``sys.exit()`` in it is an error too.  ``hint`` ends the message of an exception
+    the sampler raised (:func:`scalar_hint`)."""
     if not callable(sampler) or not _arity_ok(sampler, 2):
         raise InvalidParameter(f"{label} must return a sampler (n, rng) -> array of n outputs, "
                                f"got {type(sampler).__name__}")
@@ -285,7 +319,7 @@ def checked(sampler: Any, label: str) -> Sampler:
             raise InvalidParameter(f"{label}: the sampler {_what_raised(exc)}"
                                    if isinstance(exc, SystemExit) else
                                    f"{label}: the sampler raised {type(exc).__name__}: "
-                                   f"{exc}") from None
+                                   f"{exc}{hint}") from None
         if out.ndim == 0 or out.ndim > 2 or out.shape[0] != n:
             raise InvalidParameter(f"{label}: the sampler returned shape {out.shape} for n={n}; "
                                    f"expected ({n},) or ({n}, d)")
@@ -313,8 +347,78 @@ def factory_sampler(factory: Any, value: Any, label: str) -> Sampler:
         raise InvalidParameter(f"{label}: factory({value!r}) {_what_raised(exc)}"
                                if isinstance(exc, SystemExit) else
                                f"{label}: factory({value!r}) raised {type(exc).__name__}: "
-                               f"{exc}") from None
-    return checked(sampler, label)
+                               f"{exc}{scalar_hint(value)}") from None
+    return checked(sampler, label, scalar_hint(value))
+
+
+PROBE_OUTPUTS = 64
+"""Outputs per draw of :func:`seed_probe` (three draws per sampler)."""
+PROBE_NATS = 20.0
+"""Identical outputs under two seeds count only when they carry this much information: a
+sampler that does use ``rng`` repeats such a batch with probability about e^-20."""
+_PROBE_ENTROPY = 0x5EED_9B0B
+"""Entropy of the probe's two streams (fixed: the probe never draws from the audit's seed)."""
+
+
+def _probe_stream(i: int) -> np.random.SeedSequence:
+    return np.random.SeedSequence(_PROBE_ENTROPY, spawn_key=(i,))
+
+
+def _nats(batch: np.ndarray) -> float:
+    """Size × empirical Rényi-2 entropy of the batch's rows: about −log of the probability that
+    an independent batch of the same law repeats it."""
+    rows = batch.reshape(len(batch), -1)
+    _, counts = np.unique(rows, axis=0, return_counts=True)
+    p = counts / counts.sum()
+    return float(-np.log(np.sum(p * p)) * len(batch))
+
+
+def seed_probe(sampler: Sampler, name: str = "sampler") -> str | None:
+    """How ``sampler`` shows that it ignores ``rng`` ("the same seed gave different outputs",
+    "two different seeds gave the same outputs"), or None (module docstring, "Samplers that
+    ignore rng").  Each draw is :func:`privlab.audit.sampling.draw`'s (the global generators
+    seeded from the stream and restored afterwards) on fixed streams of its own, so an audit
+    that follows draws exactly what it would have drawn without the probe.  A sampler that
+    fails here gives None: the audit reports its failure in its own words."""
+    from privlab.audit.sampling import draw
+
+    try:
+        # copies: a sampler may refill and return the same buffer on every call
+        first = draw(sampler, name, PROBE_OUTPUTS, _probe_stream(0)).copy()
+        again = draw(sampler, name, PROBE_OUTPUTS, _probe_stream(0)).copy()
+        other = draw(sampler, name, PROBE_OUTPUTS, _probe_stream(1)).copy()
+    except Exception:  # the audit itself reports a sampler that fails
+        return None
+    if not _same(first, again):
+        return "the same seed gave different outputs"
+    if _same(first, other) and _nats(first) >= PROBE_NATS:
+        return "two different seeds gave the same outputs"
+    return None
+
+
+def _same(x: np.ndarray, y: np.ndarray) -> bool:
+    return x.dtype == y.dtype and x.shape == y.shape and x.tobytes() == y.tobytes()
+
+
+def unseedable_message(name: str, why: str) -> str:
+    """The one-line warning about a sampler that ignores ``rng``."""
+    return (f"{name} ignores rng ({why}): its bounds stay valid as long as its draws are "
+            f"independent, but the same seed will not reproduce this audit; declare it with "
+            f"seedable=False (suite: seedable = false; privlab audit: --unseedable)")
+
+
+def check_seedable(samplers: Sequence[Sampler], name: str, *, stacklevel: int = 2) -> bool:
+    """:func:`seed_probe` each sampler; at the first that ignores ``rng`` issue one
+    :class:`~privlab.audit.result.SeedWarning` naming ``name`` and return False (the audit
+    then reports ``seedable: false``); True when none does."""
+    from privlab.audit.result import SeedWarning
+
+    for s in samplers:
+        why = seed_probe(s, name)
+        if why is not None:
+            warnings.warn(unseedable_message(name, why), SeedWarning, stacklevel=stacklevel + 1)
+            return False
+    return True
 
 
 def vectorize(fn: Callable[[np.random.Generator], Any], *, label: str = "mechanism",
@@ -363,7 +467,7 @@ def mechanism_sampler(obj: Any, value: Any, label: str) -> Sampler:
             raise InvalidParameter(f"{label}: release {_what_raised(exc)}"
                                    if isinstance(exc, SystemExit) else
                                    f"{label}: release raised {type(exc).__name__}: "
-                                   f"{exc}") from None
+                                   f"{exc}{scalar_hint(value)}") from None
 
     scalar = np.ndim(value) == 0
     slow = vectorize(one, label=label)
@@ -620,8 +724,12 @@ def _child(fn: Callable[[Callable[[str], None]], Any], r: int, w: int) -> NoRetu
 
         def show(message: Any, category: Any, filename: str, lineno: int, file: Any = None,
                  line: str | None = None) -> None:
-            _send(w, ("stderr", warnings.formatwarning(message, category, filename, lineno,
-                                                       line)))
+            from privlab.audit.result import SeedWarning
+
+            text = f"warning: {' '.join(str(message).split())}\n" \
+                if isinstance(category, type) and issubclass(category, SeedWarning) else \
+                warnings.formatwarning(message, category, filename, lineno, line)
+            _send(w, ("stderr", text))
 
         warnings.showwarning = show
         final: tuple[Any, ...]

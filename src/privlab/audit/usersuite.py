@@ -8,6 +8,7 @@ its neighbouring inputs (``pairs``) or a search domain, and the claim (ε, δ)::
     alpha = 0.01                  # family-wise false-alarm budget of the whole run
     samples = 100000              # default per audit (outputs per side)
     timeout = 3600                # default per audit (seconds; see "Containment")
+    bins = 200                    # default per audit: an audit_pair option (below)
 
     [[audit]]
     name = "team-laplace"
@@ -20,6 +21,23 @@ its neighbouring inputs (``pairs``) or a search domain, and the claim (ε, δ)::
     tags = ["noise"]              # optional
     seedable = false              # optional: the sampler ignores rng (audited with a warning)
     timeout = 600                 # optional: seconds this audit may take
+    bins = 1000                   # optional: an audit_pair option (below)
+
+Options of the auditor.  The keys of
+:data:`privlab.commands.audit.PAIR_OPTIONS` (``bins``: the pilot partition's quantile cells,
+default 200) go to :func:`~privlab.audit.audit_pair` in every audit of the entry (pilots
+included); ``[suite]`` sets a default, an audit's own key wins.  The same table makes them
+options of ``privlab audit`` (``--bins``), checked the same way.
+
+Data-set search.  ``search = { datasets = true, domain = [lo, hi] | [[lo, hi], …], size = 6,
+relation = "substitute" | "add_remove" | "both", k = 2 }`` is the data-set search of the Python
+API (:func:`privlab.audit.datasets.dataset_candidates`, as in
+:func:`privlab.audit.audit_mechanism` with ``domain=``): small neighbouring data sets of
+``size`` records (default max(6, 2k + 2) when ``k`` is given, else 6) in the box ``domain``,
+each candidate scored by a pilot audit and the worst audited.  The factory or ``release`` gets
+each data set as an array of shape (size, columns), as it gets a CSV file of ``pairs``.
+``search = { domain = [lo, hi], sensitivity = 1 }`` (no ``datasets``) searches scalar inputs.
+Every candidate and its pilot bound is reported (``search`` in the result).
 
 Every key is checked by type (a string ``claimed_epsilon = "1"``, a boolean in a domain or a
 pair, a non-finite number are errors) and an unknown key is an error.  There is no per-audit
@@ -33,6 +51,16 @@ on other samples), so for a suite of correct mechanisms P(any violation reported
 the seed; step (1) only decides which audits are replayed.  A pair list of K pairs splits the
 audit's share again (α/(mK) per pair, the largest bound is kept); a search scores candidate
 pairs by pilot audits on independent streams and audits the chosen pair on fresh samples.
+
+Samplers that ignore ``rng`` (:func:`privlab.audit.usercode.seed_probe`): unless the audit
+says ``seedable = false``, its first pair's samplers are probed in the audit's child process
+before it runs; one that ignores ``rng`` gets one warning line on stderr and the result says
+``seedable: false`` (the bounds stay valid for independent draws; the seed does not reproduce
+them).  ``check`` probes too.
+
+Workers: :func:`run_suite_file` and :func:`run_audit` draw in one process unless ``workers`` is
+given (``None``: all cores), as everywhere in the Python API; ``privlab audit-suite run`` uses
+all cores unless ``--workers``.
 
 Containment and confinement.  The user's code runs only in child processes
 (:func:`privlab.audit.usercode.contained`), one per audit for each step: resolving its
@@ -67,11 +95,13 @@ import attrs
 import numpy as np
 
 from privlab import _validate as v
+from privlab.audit import datasets as ds
 from privlab.audit.auditor import AuditResult, audit_pair
 from privlab.audit.replay import replay
 from privlab.audit.usercode import (
     DEFAULT_TIMEOUT,
     ContainedError,
+    check_seedable,
     check_timeout,
     code_identity,
     contained,
@@ -79,20 +109,40 @@ from privlab.audit.usercode import (
     load_reference,
     mechanism_sampler,
 )
+from privlab.commands.audit import PAIR_OPTIONS
 from privlab.errors import InvalidParameter
 
-__all__ = ["AuditSpec", "Suite", "SuiteResult", "check_suite", "load_suite", "parse_audit",
-           "resolve_references", "run_audit", "run_suite_file"]
+__all__ = ["AuditSpec", "DatasetSearch", "Suite", "SuiteResult", "check_suite", "load_suite",
+           "parse_audit", "resolve_references", "run_audit", "run_suite_file"]
 
 EXPECT = ("consistent", "violation")
 AUDIT_KEYS = {"name", "sampler", "mechanism", "pairs", "search", "claimed_epsilon", "delta",
-              "samples", "expect", "tags", "float_bits", "objective", "seedable", "timeout"}
-SUITE_KEYS = {"alpha", "samples", "seed", "name", "timeout"}
+              "samples", "expect", "tags", "float_bits", "objective", "seedable", "timeout",
+              *(o.key for o in PAIR_OPTIONS)}
+SUITE_KEYS = {"alpha", "samples", "seed", "name", "timeout", *(o.key for o in PAIR_OPTIONS)}
 SEARCH_KEYS = {"domain", "sensitivity"}
+DATASET_SEARCH_KEYS = {"datasets", "domain", "size", "relation", "k"}
 NOT_A_KEY = {"confidence": "a suite file sets no confidence: its error budget is [suite] alpha, "
                            "spent as alpha/m per audit (every violation confirmed at that "
                            "level), which another confidence would break; remove the key"}
 """Keys a suite file might be expected to hold, and why they are refused."""
+
+
+@attrs.frozen(kw_only=True)
+class DatasetSearch:
+    """``search = { datasets = true, … }`` of an audit (module docstring, "Data-set search")."""
+
+    domain: tuple[tuple[float, float], ...]
+    size: int = ds.DEFAULT_SIZE
+    relation: str = "substitute"
+    k: int | None = None
+
+    def candidates(self, rng: Any) -> list[tuple[Any, Any, str]]:
+        """The neighbouring data sets ``(x, x', label)`` of
+        :func:`privlab.audit.datasets.dataset_candidates` (its random base data set from
+        ``rng``)."""
+        return ds.dataset_candidates(self.domain, size=self.size, k=self.k,
+                                     relation=self.relation, rng=rng)
 
 
 @attrs.frozen(kw_only=True)
@@ -120,6 +170,19 @@ class AuditSpec:
     """Seconds each contained step of this audit may take."""
     confine: bool = False
     """References resolve inside ``base`` only (a suite file without ``--allow-outside``)."""
+    options: tuple[tuple[str, Any], ...] = ()
+    """The :data:`~privlab.commands.audit.PAIR_OPTIONS` this audit sets (key, value), sorted;
+    passed to every :func:`~privlab.audit.audit_pair` call of the audit."""
+    datasets: DatasetSearch | None = None
+    """A data-set search (then ``domain`` is None)."""
+
+    @property
+    def pair_options(self) -> dict[str, Any]:
+        return dict(self.options)
+
+    @property
+    def searches(self) -> bool:
+        return self.domain is not None or self.datasets is not None
 
     @property
     def label(self) -> str:
@@ -156,7 +219,16 @@ class AuditSpec:
             return factory_sampler(obj, value, label)
         return mechanism_sampler(obj, value, label)
 
-    def candidate_pairs(self) -> list[tuple[Any, Any]]:
+    def candidates(self, rng: Any = 0) -> list[tuple[Any, Any, str | None]]:
+        """Every pair to audit or to score by a pilot: ``(a, b, label)`` (label: a data-set
+        candidate's description, else None); ``rng`` draws a data-set search's random base."""
+        if self.datasets is not None:
+            return list(self.datasets.candidates(np.random.default_rng(rng)))
+        return [(a, b, None) for a, b in self.candidate_pairs()]
+
+    def candidate_pairs(self, rng: Any = 0) -> list[tuple[Any, Any]]:
+        if self.datasets is not None:
+            return [(a, b) for a, b, _ in self.candidates(rng)]
         if self.pairs:
             return list(self.pairs)
         assert self.domain is not None
@@ -283,10 +355,12 @@ def _refuse_unknown(where: str, raw: Mapping[str, Any], known: set[str]) -> None
 
 
 def parse_audit(raw: Any, i: int, base: pathlib.Path, default_samples: int, *,
-                default_timeout: float = DEFAULT_TIMEOUT, confine: bool = False) -> AuditSpec:
+                default_timeout: float = DEFAULT_TIMEOUT, confine: bool = False,
+                default_options: Mapping[str, Any] | None = None) -> AuditSpec:
     """One validated audit from its suite-file table ``raw`` (also the ``privlab audit
     --sampler`` options, gathered into the same table by the command).  ``confine``: references
-    and input files must stay inside ``base`` (a suite file's folder)."""
+    and input files must stay inside ``base`` (a suite file's folder); ``default_options``:
+    the ``[suite]`` values of :data:`~privlab.commands.audit.PAIR_OPTIONS` (checked)."""
     where = f"audit #{i + 1}"
     if not isinstance(raw, Mapping):
         raise InvalidParameter(f"{where} must be a table ([[audit]])")
@@ -303,7 +377,8 @@ def parse_audit(raw: Any, i: int, base: pathlib.Path, default_samples: int, *,
         raise InvalidParameter(f"{where}: exactly one of pairs = [[a, b], …] or "
                                f"search = {{ domain = [lo, hi] }} is required")
     pairs: tuple[tuple[Any, Any], ...] = ()
-    domain = None
+    domain: tuple[float, float] | None = None
+    datasets: DatasetSearch | None = None
     sens = 1.0
     if "pairs" in raw:
         ps = raw["pairs"]
@@ -317,17 +392,10 @@ def parse_audit(raw: Any, i: int, base: pathlib.Path, default_samples: int, *,
         s = raw["search"]
         if not isinstance(s, Mapping) or "domain" not in s:
             raise InvalidParameter(f"{where}: search={_brief(s)} must be {{ domain = [lo, hi] }}")
-        _refuse_unknown(f"{where} search", s, SEARCH_KEYS)
-        d = s["domain"]
-        if not (isinstance(d, list) and len(d) == 2):
-            raise InvalidParameter(f"{where}: search.domain={_brief(d)} must be [lo, hi]")
-        lo, hi = (_number(where, "search.domain", x) for x in d)
-        if not hi > lo:
-            raise InvalidParameter(f"{where}: search.domain={d!r} must have lo < hi")
-        sens = _number(where, "search.sensitivity", s.get("sensitivity", 1.0))
-        if not sens > 0:
-            raise InvalidParameter(f"{where}: search.sensitivity={sens!r} must be > 0")
-        domain = (lo, hi)
+        if "datasets" in s and _flag(f"{where}: search.datasets", s["datasets"]):
+            datasets = _dataset_search(where, s)
+        else:
+            domain, sens = _scalar_search(where, s)
     expect = _text(where, "expect", raw.get("expect", "consistent"))
     v.one_of(f"{where} expect", expect, EXPECT)
     tags = raw.get("tags", [])
@@ -344,6 +412,10 @@ def parse_audit(raw: Any, i: int, base: pathlib.Path, default_samples: int, *,
     objective = _text(where, "objective", raw.get("objective", "epsilon"))
     timeout = default_timeout if "timeout" not in raw else \
         check_timeout(f"{where} timeout", raw["timeout"])
+    options = dict(default_options or {})
+    for o in PAIR_OPTIONS:
+        if o.key in raw:
+            options[o.key] = o.check(f"{where}: {o.key}", raw[o.key])
     return AuditSpec(
         name=name, reference=raw[kinds[0]], kind=kinds[0], pairs=pairs, domain=domain,
         sensitivity=sens, claimed_epsilon=claim, delta=delta,
@@ -352,7 +424,52 @@ def parse_audit(raw: Any, i: int, base: pathlib.Path, default_samples: int, *,
         float_bits=_flag(f"{where} float_bits", raw.get("float_bits", False)),
         base=str(base), seedable=_flag(f"{where} seedable", raw.get("seedable", True)),
         objective=v.one_of(f"{where} objective", objective, ("epsilon", "delta")),
-        timeout=timeout, confine=confine)
+        timeout=timeout, confine=confine, options=tuple(sorted(options.items())),
+        datasets=datasets)
+
+
+def _scalar_search(where: str, s: Mapping[str, Any]) -> tuple[tuple[float, float], float]:
+    """``search = { domain = [lo, hi], sensitivity = S }``: (domain, S)."""
+    only = sorted(set(s) & (DATASET_SEARCH_KEYS - SEARCH_KEYS - {"datasets"}))
+    if only:
+        raise InvalidParameter(f"{where}: search.{only[0]} belongs to a search of data sets: "
+                               f"add datasets = true to the search table")
+    _refuse_unknown(f"{where} search", s, SEARCH_KEYS | {"datasets"})
+    d = s["domain"]
+    if not (isinstance(d, list) and len(d) == 2):
+        raise InvalidParameter(f"{where}: search.domain={_brief(d)} must be [lo, hi]")
+    lo, hi = (_number(where, "search.domain", x) for x in d)
+    if not hi > lo:
+        raise InvalidParameter(f"{where}: search.domain={d!r} must have lo < hi")
+    sens = _number(where, "search.sensitivity", s.get("sensitivity", 1.0))
+    if not sens > 0:
+        raise InvalidParameter(f"{where}: search.sensitivity={sens!r} must be > 0")
+    return (lo, hi), sens
+
+
+def _dataset_search(where: str, s: Mapping[str, Any]) -> DatasetSearch:
+    """``search = { datasets = true, domain, size, relation, k }`` checked key by key."""
+    _refuse_unknown(f"{where} search", s, DATASET_SEARCH_KEYS)
+    d = s["domain"]
+    cols = d if isinstance(d, list) and d and all(isinstance(c, list) for c in d) else [d]
+    box = []
+    for c in cols:
+        if not (isinstance(c, list) and len(c) == 2):
+            raise InvalidParameter(f"{where}: search.domain={_brief(d)} must be [lo, hi] or "
+                                   f"[[lo, hi], …] (one per column)")
+        lo, hi = (_number(where, "search.domain", x) for x in c)
+        if not hi > lo:
+            raise InvalidParameter(f"{where}: search.domain={_brief(d)} must have lo < hi in "
+                                   f"every column")
+        box.append((lo, hi))
+    k = _count(where, "search.k", s["k"]) if "k" in s else None
+    size = _count(where, "search.size", s["size"]) if "size" in s else \
+        max(ds.DEFAULT_SIZE, 2 * k + 2) if k is not None else ds.DEFAULT_SIZE
+    if size < max(2, k or 2):
+        raise InvalidParameter(f"{where}: search.size={size!r} must be >= max(2, k)")
+    relation = _text(where, "search.relation", s.get("relation", "substitute"))
+    v.one_of(f"{where} search.relation", relation, ds.RELATIONS)
+    return DatasetSearch(domain=tuple(box), size=size, relation=relation, k=k)
 
 
 def load_suite(path: str | pathlib.Path, *, alpha: float | None = None,
@@ -389,8 +506,11 @@ def load_suite(path: str | pathlib.Path, *, alpha: float | None = None,
     n_default = v.positive_int("samples", n_default)
     t_default = check_timeout("--timeout", timeout) if timeout is not None else \
         check_timeout(f"{shown} [suite] timeout", head.get("timeout", DEFAULT_TIMEOUT))
+    o_default = {o.key: o.check(f"{shown} [suite]: {o.key}", head[o.key]) for o in PAIR_OPTIONS
+                 if o.key in head}
     specs = tuple(parse_audit(a, i, p.parent, n_default, default_timeout=t_default,
-                              confine=not allow_outside) for i, a in enumerate(audits))
+                              confine=not allow_outside, default_options=o_default)
+                  for i, a in enumerate(audits))
     names = [s.name for s in specs]
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
@@ -457,15 +577,19 @@ def resolve_references(audits: Sequence[AuditSpec]) -> None:
 
 
 def _draw_some(a: AuditSpec, _say: Callable[[str], None]) -> None:
-    for x, y in a.candidate_pairs()[:2]:
+    pairs = a.candidate_pairs()[:2]
+    for x, y in pairs:
         for val in (x, y):
             a.sampler(val)(16, np.random.default_rng(0))
+    if a.seedable:  # one warning line on stderr for a sampler that ignores rng
+        check_seedable([a.sampler(pairs[0][0]), a.sampler(pairs[0][1])], a.label)
 
 
 def check_suite(suite: Suite) -> list[dict[str, Any]]:
     """Resolve every reference, then draw 16 outputs per input of each audit's first two
     pairs (in a contained child per audit); every problem is named in one
-    ``InvalidParameter``.  One row per audit."""
+    ``InvalidParameter``; a sampler that ignores ``rng`` gets a warning line on stderr
+    (:func:`privlab.audit.usercode.check_seedable`).  One row per audit."""
     resolve_references(suite.audits)
     problems = []
     for a in suite.audits:
@@ -524,22 +648,41 @@ def run_audit(a: AuditSpec, level: float, seed: int, workers: int | None = 1,
               progress: Callable[[str], Any] = lambda m: None) -> dict[str, Any]:
     """One audit at family-wise level ``level`` (its share of the suite's budget; the whole
     1 − confidence for ``privlab audit --sampler``): union bound over its K pairs, pilot
-    search when it has a domain, confirmation replay on fresh samples (module docstring)."""
+    search when it has a domain (every candidate and its pilot bound reported under
+    ``search``), confirmation replay on fresh samples (module docstring).  Unless the audit
+    says ``seedable = false`` its first pair's samplers are probed for ignoring ``rng``
+    (:func:`privlab.audit.usercode.check_seedable`: one warning, ``seedable: false``).
+    ``workers``: local processes (1 unless asked; None: all cores)."""
     ss = _stream(seed, a.name)
-    s_pilot, s_main, s_confirm = ss.spawn(3)
-    cands = a.candidate_pairs()
+    s_pilot, s_main, s_confirm, s_cands = ss.spawn(4)
+    found = a.candidates(s_cands)
+    cands = [(x, y) for x, y, _ in found]
     base = pathlib.Path(a.base)
     common = {"delta": a.delta, "claimed_epsilon": a.claimed_epsilon, "objective": a.objective,
               "float_bits": a.float_bits, "workers": workers, "scheduler": scheduler,
-              "seedable": a.seedable}
-    if a.domain is not None:  # search: pilots on their own streams choose the pair
+              "seedable": a.seedable, **a.pair_options}
+    seedable = a.seedable and check_seedable([a.sampler(cands[0][0]), a.sampler(cands[0][1])],
+                                             a.label)
+    search: dict[str, Any] | None = None
+    if a.searches:  # pilots on their own streams choose the pair
+        n_pilot = max(a.samples // 20, 1000)
         pilots = []
         for (x, y), g in zip(cands, s_pilot.spawn(len(cands)), strict=True):
-            r = audit_pair(a.sampler(x), a.sampler(y), samples=max(a.samples // 20, 1000),
+            r = audit_pair(a.sampler(x), a.sampler(y), samples=n_pilot,
                            confidence=0.5, rng=g, name=a.name, confirm=False, **common)
             pilots.append(r.epsilon_lower_bound if a.objective == "epsilon"
                           else r.delta_lower_bound)
-        cands = [cands[int(np.argmax(pilots))]]
+        chosen = int(np.argmax(pilots))
+        search = {"kind": "datasets" if a.datasets is not None else "scalars",
+                  "objective": a.objective, "pilot_samples": n_pilot, "pilot_confidence": 0.5,
+                  "chosen": chosen,
+                  "candidates": [{"pair": [_jsonable(x), _jsonable(y)],
+                                  **({"label": lab} if lab is not None else {}),
+                                  "pilot_bound": b}
+                                 for (x, y, lab), b in zip(found, pilots, strict=True)]}
+        progress(f"audit {a.name}: searched {len(cands)} candidate pair(s) by pilot audits; "
+                 f"auditing the worst")
+        cands = [cands[chosen]]
     per_pair = level / len(cands)
     best: AuditResult | None = None
     best_pair = cands[0]
@@ -577,10 +720,11 @@ def run_audit(a: AuditSpec, level: float, seed: int, workers: int | None = 1,
             "epsilon_lower_bound": best.epsilon_lower_bound,
             "delta_lower_bound": best.delta_lower_bound,
             "structural_leak": best.structural_leak, "event_class": best.event_class,
-            "seedable": a.seedable, "first_stage": best.verdict,
+            "seedable": seedable, "first_stage": best.verdict,
             "confirmation": confirmation, "verdict": reported, "expect": a.expect,
             "as_expected": reported == a.expect, "pair": [_jsonable(p) for p in best_pair],
-            "counterexample": d.get("counterexample")}
+            "counterexample": d.get("counterexample"),
+            **({"search": search} if search is not None else {})}
 
 
 _run_one = run_audit
@@ -613,7 +757,8 @@ def run_suite_file(suite: Suite, *, workers: int | None = 1, scheduler: Any = No
     Every reference is resolved first (all bad ones in one ``InvalidParameter``, nothing run);
     each audit then runs in its own contained child process under its ``timeout``; one that
     raises, exits, crashes or times out is an entry with verdict "error" and the others still
-    run."""
+    run.  ``workers``: local processes per audit (1 unless asked, as everywhere in the Python
+    API; None: all cores, the default of ``privlab audit-suite run``)."""
     audits = suite.audits
     if names:
         missing = sorted(set(names) - {a.name for a in audits})

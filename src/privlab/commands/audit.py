@@ -2,13 +2,20 @@
 
     privlab audit MECHANISM [--epsilon E] [--sensitivity S] [--d D] --samples N
                   [--confidence C] [--delta D] [--objective epsilon|delta] [--seed S]
-                  [--workers W] [--scheduler ADDRESS] [--save FILE] [--format json]
-    privlab audit --suite [--quick] [--samples N]
+                  [--workers W] [--scheduler ADDRESS] [--bins N] [--save FILE]
+                  [--format json]
+    privlab audit --suite [--quick] [--samples N] [--bins N]
     privlab audit --replay FILE [--samples N] [--allow-code] [--timeout SECONDS]
     privlab audit --sampler MODULE:FACTORY | --mechanism MODULE:OBJ
                   (--pair A B ... | --input-a FILE --input-b FILE | --search LO,HI)
                   --claimed-epsilon E [--sensitivity S] [--delta D] [--samples N]
-                  [--timeout SECONDS] ...
+                  [--bins N] [--timeout SECONDS] ...
+
+Options of the auditor (``--bins``; the table :data:`PAIR_OPTIONS`, shared with suite files)
+apply to every mode but ``--replay``.  Workers: all cores unless ``--workers W`` (every command;
+the Python API draws in one process unless asked).  ``--search`` prints every candidate pair
+and its pilot bound (``search`` in JSON).  A sampler that ignores ``rng`` gets one ``warning:``
+line on stderr unless ``--unseedable`` (:func:`privlab.audit.usercode.seed_probe`).
 
 The user's own code (``--sampler``: ``factory(input) -> (n, rng) -> array``; ``--mechanism``:
 an object with ``release(values, *, rng)``; ``MODULE:NAME`` or ``path/to/file.py:NAME``) is
@@ -33,9 +40,11 @@ expected verdict), 1 when a claim is violated (suite: a verdict differs from the
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+import attrs
 import click
 
 from privlab import _input
@@ -52,6 +61,70 @@ from privlab.commands._common import (
     text_table,
 )
 from privlab.errors import InvalidParameter
+
+MAX_BINS = 10_000
+"""Largest ``bins`` a user may set: the partition is built from the pilot's quantiles, and a
+finer grid than this has too few pilot outputs per cell to mean anything."""
+
+
+def check_bins(shown: str, x: Any) -> int:
+    """``bins``: an integer from 2 to :data:`MAX_BINS` (not a bool, a float or a string)."""
+    if isinstance(x, bool) or not isinstance(x, int) or not 2 <= x <= MAX_BINS:
+        raise InvalidParameter(f"{shown}={x!r} must be an integer from 2 to {MAX_BINS}")
+    return x
+
+
+def check_flag(shown: str, x: Any) -> bool:
+    """A boolean option (TOML ``true``/``false``; on the command line ``click.BOOL``)."""
+    if not isinstance(x, bool):
+        raise InvalidParameter(f"{shown}={x!r} must be true or false")
+    return x
+
+
+@attrs.frozen
+class PairOption:
+    """A keyword of :func:`privlab.audit.audit_pair` that users set without writing Python:
+    ``--KEY`` on ``privlab audit`` (``_`` written ``-``), the key ``KEY`` of a suite file
+    (``[suite]`` default and per ``[[audit]]``).  ``check(shown, value)`` validates a value
+    and returns it (``shown`` names the setting in the error: ``--bins``, ``audit 'x': bins``);
+    ``type`` parses it on the command line.  The table lives here, in a module that imports no
+    numpy, so that ``privlab audit --help`` stays light."""
+
+    key: str
+    type: Any
+    metavar: str
+    help: str
+    check: Callable[[str, Any], Any]
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.key.replace("_", "-")
+
+
+PAIR_OPTIONS: tuple[PairOption, ...] = (
+    PairOption("bins", int, "N", "Quantile cells of the pilot partition (default 200; 2..10000): "
+               "raise it (e.g. 1000) when a violation may hide in the far tails, as for "
+               "(epsilon, delta) claims of smooth noise; see docs/auditor.md.", check_bins),
+)
+"""Every :func:`~privlab.audit.audit_pair` option of the command line and of suite files: one
+entry adds ``--KEY`` to ``privlab audit``, the key to suite files (checked the same way) and
+passes the value through to every audit they run — e.g. a boolean keyword ``tails``:
+``PairOption("tails", click.BOOL, "BOOL", "…", check_flag)``."""
+
+
+def pair_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    """A click decorator: one ``--KEY`` option per :data:`PAIR_OPTIONS` entry (default None:
+    the auditor's own default)."""
+    for o in reversed(PAIR_OPTIONS):
+        f = click.option(o.flag, o.key, type=o.type, default=None, metavar=o.metavar,
+                         help=o.help)(f)
+    return f
+
+
+def given_pair_options(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The :data:`PAIR_OPTIONS` set on the command line, validated (``--KEY=VALUE …``)."""
+    return {o.key: o.check(o.flag, values[o.key]) for o in PAIR_OPTIONS
+            if values.get(o.key) is not None}
 
 
 def _summary(d: dict[str, Any]) -> str:
@@ -92,7 +165,22 @@ def _user_summary(d: dict[str, Any]) -> str:
                   f"{json.dumps(cex.get('event'))}",
                   f"counts               a: {cex['a']['count']}/{cex['a']['n']}  "
                   f"b: {cex['b']['count']}/{cex['b']['n']}"]
+    if d.get("search"):
+        lines += ["", _search_table(d["search"])]
     return "\n".join(lines)
+
+
+def _search_table(s: Mapping[str, Any]) -> str:
+    """The candidates of a search and their pilot bounds (the chosen one marked)."""
+    obj = "epsilon" if s["objective"] == "epsilon" else "delta"
+    rows = [{"candidate": c.get("label") or json.dumps(c["pair"]),
+             f"pilot {obj} bound": c["pilot_bound"],
+             "audited": "<- audited" if i == s["chosen"] else ""}
+            for i, c in enumerate(s["candidates"])]
+    head = (f"search: {len(rows)} candidate pair(s) scored by pilot audits of "
+            f"{s['pilot_samples']} outputs per side (a score, not a guarantee); the worst was "
+            f"audited on fresh samples")
+    return head + "\n" + text_table(rows)
 
 
 def _input_token(tok: str) -> Any:
@@ -121,7 +209,8 @@ def _user_audit(kind: str, ref: str, pairs: tuple[tuple[str, str], ...], input_a
                 input_b: str | None, search: str | None, sensitivity: str | None,
                 claimed: float | None, delta: float, objective: str, n: int,
                 confidence: float, float_bits: bool, unseedable: bool, workers: int | None,
-                scheduler: str | None, seed: int, timeout: float) -> dict[str, Any]:
+                scheduler: str | None, seed: int, timeout: float,
+                pair_kw: Mapping[str, Any]) -> dict[str, Any]:
     """``--sampler`` / ``--mechanism``: one audit of the user's code, contained (module
     docstring)."""
     from privlab import _validate as v
@@ -141,7 +230,7 @@ def _user_audit(kind: str, ref: str, pairs: tuple[tuple[str, str], ...], input_a
                                f"--input-a/--input-b or --search LO,HI")
     raw: dict[str, Any] = {"name": ref, kind: ref, "claimed_epsilon": claimed, "delta": delta,
                            "samples": n, "float_bits": float_bits, "objective": objective,
-                           "seedable": not unseedable}
+                           "seedable": not unseedable, **pair_kw}
     if given:
         raw["pairs"] = given
     else:
@@ -226,8 +315,10 @@ BOX_MECHANISMS = ("box-staircase", "broken-box-staircase-ratio", "broken-box-sta
 
 
 def _audit_box(name: str, epsilon: float | None, sensitivity: str | None, core: str | None,
-               claimed: float | None, n: int, confidence: float, seed: int) -> Any:
-    """Box staircase (thesis §4.5) on x0 = 0 vs x1 = the vertex s of S_f, LR feature."""
+               claimed: float | None, n: int, confidence: float, seed: int,
+               kw: Mapping[str, Any]) -> Any:
+    """Box staircase (thesis §4.5) on x0 = 0 vs x1 = the vertex s of S_f, LR feature; ``kw``
+    (workers, scheduler, :data:`PAIR_OPTIONS`) go to the auditor."""
     from privlab.audit.multivariate import audit_shift
     from privlab.mechanisms.noise import box_staircase as bs
 
@@ -240,7 +331,7 @@ def _audit_box(name: str, epsilon: float | None, sensitivity: str | None, core: 
         z = bs.BoxStaircase.optimal(eps, s, "variance").core
     mech = cls(epsilon=eps, sensitivity=s, core=z)
     return audit_shift(mech, [0.0] * len(s), list(s), samples=n, claimed_epsilon=claimed,
-                       confidence=confidence, rng=seed, progress=progress)
+                       confidence=confidence, rng=seed, progress=progress, **kw)
 
 
 @click.command("audit")
@@ -292,6 +383,7 @@ def _audit_box(name: str, epsilon: float | None, sensitivity: str | None, core: 
 @click.option("--allow-code", is_flag=True,
               help="--replay: run the code the file names (a counterexample of your own "
                    "sampler or mechanism); without it such a file is refused.")
+@pair_options
 @format_option
 @seed_option
 def audit(mechanism: str | None, samples: int | None, confidence: float, delta: float,
@@ -302,7 +394,7 @@ def audit(mechanism: str | None, samples: int | None, confidence: float, delta: 
           save: str | None, sampler_ref: str | None, mechanism_ref: str | None,
           pairs: tuple[tuple[str, str], ...], input_a: str | None, input_b: str | None,
           search: str | None, unseedable: bool, timeout: float | None, allow_code: bool,
-          fmt: str, seed: int) -> None:
+          fmt: str, seed: int, **options: Any) -> None:
     """Audit MECHANISM black-box: a lower bound on its epsilon (or delta) that holds with the
     given confidence, and a replayable counterexample.  MECHANISM is one of: laplace,
     staircase, geometric, randomized-response, exponential-mechanism, histogram, svt1..svt6,
@@ -311,7 +403,9 @@ def audit(mechanism: str | None, samples: int | None, confidence: float, delta: 
 
     Your own code: --sampler MODULE:FACTORY or --mechanism MODULE:OBJ with --pair A B,
     --input-a/--input-b or --search LO,HI, and --claimed-epsilon (default 10^5 samples per
-    side); see docs/auditing-your-mechanism.md."""
+    side); see docs/auditing-your-mechanism.md.
+
+    Local worker processes: all cores unless --workers (the Python API: 1 unless asked)."""
     from privlab.audit import audit_mechanism
     from privlab.audit import suite as suite_mod
     from privlab.audit.controls import make, names
@@ -331,6 +425,11 @@ def audit(mechanism: str | None, samples: int | None, confidence: float, delta: 
                                "(the runs of code that may not finish)")
     if allow_code and replay_file is None:
         raise click.UsageError("--allow-code applies to --replay only")
+    pair_kw = given_pair_options(options)
+    if pair_kw and replay_file is not None:
+        flags = ", ".join(o.flag for o in PAIR_OPTIONS if o.key in pair_kw)
+        raise click.UsageError(f"{flags} set(s) how an audit searches; --replay re-counts the "
+                               f"saved event and takes none")
     from privlab import _validate as v
     from privlab.audit.usercode import DEFAULT_TIMEOUT, check_timeout
 
@@ -350,7 +449,7 @@ def audit(mechanism: str | None, samples: int | None, confidence: float, delta: 
         res_d = _user_audit(user[0][0], user[0][1], pairs, input_a, input_b, search,
                             sensitivity, claimed_epsilon, delta, objective,
                             samples if samples is not None else 10**5, confidence, float_bits,
-                            unseedable, workers, scheduler, seed, limit)
+                            unseedable, workers, scheduler, seed, limit, pair_kw)
         if save:
             atomic_write_json(Path(save), res_d)
         emit(res_d, fmt, lambda: _user_summary(res_d))
@@ -358,7 +457,7 @@ def audit(mechanism: str | None, samples: int | None, confidence: float, delta: 
         return
     if run_suite:
         rows = suite_mod.run(samples=samples, rng=seed, quick=quick, workers=workers,
-                             confidence=confidence, progress=progress)
+                             confidence=confidence, progress=progress, options=pair_kw)
         table = [r for r, _ in rows]
         out = {"id": "audit-suite", "rows": table}
         if save:
@@ -375,7 +474,8 @@ def audit(mechanism: str | None, samples: int | None, confidence: float, delta: 
                            allow_code=allow_code, timeout=limit)
     elif mechanism in BOX_MECHANISMS:
         res = _audit_box(str(mechanism), epsilon, sensitivity, core, claimed_epsilon, n,
-                         confidence, seed)
+                         confidence, seed, {"workers": workers, "scheduler": scheduler,
+                                            **pair_kw})
     else:
         if core is not None:
             raise click.UsageError(f"--core applies to {', '.join(BOX_MECHANISMS)} only")
@@ -394,7 +494,7 @@ def audit(mechanism: str | None, samples: int | None, confidence: float, delta: 
                                   objective=objective, claimed_epsilon=claimed_epsilon,
                                   rng=seed, float_bits=True if float_bits else None,
                                   workers=workers, scheduler=scheduler, progress=progress,
-                                  bar=bar)
+                                  bar=bar, **pair_kw)
     d_out = res.to_dict()
     if save:
         atomic_write_json(Path(save), d_out)

@@ -16,6 +16,11 @@ these files are written or replaced, nothing else in DIR is touched.  They must 
 written by ``audit-suite run``): foreign files under these names are refused unless
 ``--force`` (checked before any audit runs; nothing written).
 
+Workers: each audit draws on all cores unless ``--workers W`` — the rule of every command
+(the Python API draws in one process unless asked; :mod:`privlab.audit.mechanism`, "Workers");
+the result does not depend on the number.  A sampler that ignores ``rng`` gets one ``warning:``
+line on stderr (``check`` and ``run``) unless its audit says ``seedable = false``.
+
 The user's code runs only in contained child processes, each step of an audit under its
 ``timeout`` (``--timeout`` sets the default for audits without their own; 3600 s unless the
 file's ``[suite] timeout`` says otherwise).  References and input files stay inside the suite
@@ -106,8 +111,9 @@ def check(suite: str, fmt: str, timeout: float | None, allow_outside: bool) -> N
 @click.option("--samples", type=int, default=None,
               help="Default outputs per side for audits that do not set their own.")
 @click.option("--only", "only", multiple=True, help="Run only these audits (repeatable).")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Local processes per audit (same result for any number).")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Local processes per audit (default: all cores, as for privlab audit; the "
+                   "same result for any number).")
 @click.option("--scheduler", type=str, default=None, help="Dask scheduler address.")
 @click.option("--force", is_flag=True,
               help="Replace suite.json, suite.md, junit.xml and counterexamples/ in --out DIR "
@@ -115,7 +121,7 @@ def check(suite: str, fmt: str, timeout: float | None, allow_outside: bool) -> N
 @timeout_option
 @allow_outside_option
 def run(suite: str, out: str | None, fmt: str, alpha: float | None, samples: int | None,
-        only: tuple[str, ...], workers: int, scheduler: str | None, force: bool,
+        only: tuple[str, ...], workers: int | None, scheduler: str | None, force: bool,
         timeout: float | None, allow_outside: bool) -> None:
     """Run every audit of SUITE under one family-wise error budget.
 
