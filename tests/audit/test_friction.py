@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from privlab import _audit_options as audit_options
 from privlab.audit import audit_mechanism, audit_pair
 from privlab.audit import suite as control_suite
 from privlab.audit import usersuite as us
@@ -85,8 +86,8 @@ def test_pair_options_table_is_the_single_source() -> None:
     audit) and a ``privlab audit`` option; ``bins`` is one of them."""
     pair_kw = inspect.signature(audit_pair).parameters
     cli_params = {p.name for p in audit_cmd.audit.params}
-    assert "bins" in {o.key for o in audit_cmd.PAIR_OPTIONS}
-    for o in audit_cmd.PAIR_OPTIONS:
+    assert "bins" in {o.key for o in audit_options.PAIR_OPTIONS}
+    for o in audit_options.PAIR_OPTIONS:
         assert o.key in pair_kw
         assert o.key in us.AUDIT_KEYS and o.key in us.SUITE_KEYS
         assert o.key in cli_params
@@ -95,18 +96,18 @@ def test_pair_options_table_is_the_single_source() -> None:
 @pytest.mark.parametrize("value", [True, 1.5, "200", 1, 0, -3, 10_001])
 def test_bins_is_validated(value: Any) -> None:
     with pytest.raises(InvalidParameter, match=r"^--bins=.* must be an integer from 2 to 10000"):
-        audit_cmd.check_bins("--bins", value)
+        audit_options.check_bins("--bins", value)
 
 
 def test_bins_bounds_are_accepted() -> None:
-    assert audit_cmd.check_bins("--bins", 2) == 2
-    assert audit_cmd.check_bins("--bins", 10_000) == 10_000
+    assert audit_options.check_bins("--bins", 2) == 2
+    assert audit_options.check_bins("--bins", 10_000) == 10_000
 
 
 def test_flag_checker_for_boolean_options() -> None:
-    assert audit_cmd.check_flag("x", False) is False
+    assert audit_options.check_flag("x", False) is False
     with pytest.raises(InvalidParameter, match="x=1 must be true or false"):
-        audit_cmd.check_flag("x", 1)
+        audit_options.check_flag("x", 1)
 
 
 def test_cli_bins_reaches_the_auditor(capsys: pytest.CaptureFixture[str]) -> None:

@@ -24,7 +24,7 @@ its neighbouring inputs (``pairs``) or a search domain, and the claim (ε, δ)::
     bins = 1000                   # optional: an audit_pair option (below)
 
 Options of the auditor.  The keys of
-:data:`privlab.commands.audit.PAIR_OPTIONS` (``bins``: the pilot partition's quantile cells,
+:data:`privlab._audit_options.PAIR_OPTIONS` (``bins``: the pilot partition's quantile cells,
 default 200) go to :func:`~privlab.audit.audit_pair` in every audit of the entry (pilots
 included); ``[suite]`` sets a default, an audit's own key wins.  The same table makes them
 options of ``privlab audit`` (``--bins``), checked the same way.
@@ -95,6 +95,7 @@ import attrs
 import numpy as np
 
 from privlab import _validate as v
+from privlab._audit_options import PAIR_OPTIONS
 from privlab.audit import datasets as ds
 from privlab.audit.auditor import AuditResult, audit_pair
 from privlab.audit.replay import replay
@@ -109,7 +110,6 @@ from privlab.audit.usercode import (
     load_reference,
     mechanism_sampler,
 )
-from privlab.commands.audit import PAIR_OPTIONS
 from privlab.errors import InvalidParameter
 
 __all__ = ["AuditSpec", "DatasetSearch", "Suite", "SuiteResult", "check_suite", "load_suite",
@@ -171,7 +171,7 @@ class AuditSpec:
     confine: bool = False
     """References resolve inside ``base`` only (a suite file without ``--allow-outside``)."""
     options: tuple[tuple[str, Any], ...] = ()
-    """The :data:`~privlab.commands.audit.PAIR_OPTIONS` this audit sets (key, value), sorted;
+    """The :data:`~privlab._audit_options.PAIR_OPTIONS` this audit sets (key, value), sorted;
     passed to every :func:`~privlab.audit.audit_pair` call of the audit."""
     datasets: DatasetSearch | None = None
     """A data-set search (then ``domain`` is None)."""
@@ -360,7 +360,7 @@ def parse_audit(raw: Any, i: int, base: pathlib.Path, default_samples: int, *,
     """One validated audit from its suite-file table ``raw`` (also the ``privlab audit
     --sampler`` options, gathered into the same table by the command).  ``confine``: references
     and input files must stay inside ``base`` (a suite file's folder); ``default_options``:
-    the ``[suite]`` values of :data:`~privlab.commands.audit.PAIR_OPTIONS` (checked)."""
+    the ``[suite]`` values of :data:`~privlab._audit_options.PAIR_OPTIONS` (checked)."""
     where = f"audit #{i + 1}"
     if not isinstance(raw, Mapping):
         raise InvalidParameter(f"{where} must be a table ([[audit]])")

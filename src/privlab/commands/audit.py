@@ -44,10 +44,10 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-import attrs
 import click
 
 from privlab import _input
+from privlab._audit_options import PAIR_OPTIONS
 from privlab._io import atomic_write_json
 from privlab.commands._common import (
     EXIT_FAILED,
@@ -62,61 +62,13 @@ from privlab.commands._common import (
 )
 from privlab.errors import InvalidParameter
 
-MAX_BINS = 10_000
-"""Largest ``bins`` a user may set: the partition is built from the pilot's quantiles, and a
-finer grid than this has too few pilot outputs per cell to mean anything."""
-
-
-def check_bins(shown: str, x: Any) -> int:
-    """``bins``: an integer from 2 to :data:`MAX_BINS` (not a bool, a float or a string)."""
-    if isinstance(x, bool) or not isinstance(x, int) or not 2 <= x <= MAX_BINS:
-        raise InvalidParameter(f"{shown}={x!r} must be an integer from 2 to {MAX_BINS}")
-    return x
-
-
-def check_flag(shown: str, x: Any) -> bool:
-    """A boolean option (TOML ``true``/``false``; on the command line ``click.BOOL``)."""
-    if not isinstance(x, bool):
-        raise InvalidParameter(f"{shown}={x!r} must be true or false")
-    return x
-
-
-@attrs.frozen
-class PairOption:
-    """A keyword of :func:`privlab.audit.audit_pair` that users set without writing Python:
-    ``--KEY`` on ``privlab audit`` (``_`` written ``-``), the key ``KEY`` of a suite file
-    (``[suite]`` default and per ``[[audit]]``).  ``check(shown, value)`` validates a value
-    and returns it (``shown`` names the setting in the error: ``--bins``, ``audit 'x': bins``);
-    ``type`` parses it on the command line.  The table lives here, in a module that imports no
-    numpy, so that ``privlab audit --help`` stays light."""
-
-    key: str
-    type: Any
-    metavar: str
-    help: str
-    check: Callable[[str, Any], Any]
-
-    @property
-    def flag(self) -> str:
-        return "--" + self.key.replace("_", "-")
-
-
-PAIR_OPTIONS: tuple[PairOption, ...] = (
-    PairOption("bins", int, "N", "Quantile cells of the pilot partition (default 200; 2..10000): "
-               "raise it (e.g. 1000) when a violation may hide in the far tails, as for "
-               "(epsilon, delta) claims of smooth noise; see docs/auditor.md.", check_bins),
-)
-"""Every :func:`~privlab.audit.audit_pair` option of the command line and of suite files: one
-entry adds ``--KEY`` to ``privlab audit``, the key to suite files (checked the same way) and
-passes the value through to every audit they run — e.g. a boolean keyword ``tails``:
-``PairOption("tails", click.BOOL, "BOOL", "…", check_flag)``."""
-
 
 def pair_options(f: Callable[..., Any]) -> Callable[..., Any]:
     """A click decorator: one ``--KEY`` option per :data:`PAIR_OPTIONS` entry (default None:
     the auditor's own default)."""
     for o in reversed(PAIR_OPTIONS):
-        f = click.option(o.flag, o.key, type=o.type, default=None, metavar=o.metavar,
+        f = click.option(o.flag, o.key, type=click.BOOL if o.type is bool else o.type,
+                         default=None, metavar=o.metavar,
                          help=o.help)(f)
     return f
 
