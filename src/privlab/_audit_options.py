@@ -11,6 +11,10 @@ import attrs
 
 from privlab.errors import InvalidParameter
 
+MAX_SAMPLES = 10**9
+"""Most outputs per side a user may ask for (about 100 minutes of a fast sampler at 10^9; the
+known-answer benchmark needs at most 10^7)."""
+
 MAX_BINS = 10_000
 """Largest ``bins`` a user may set: the partition is built from the pilot's quantiles, and a
 finer grid than this has too few pilot outputs per cell to mean anything."""

@@ -353,7 +353,9 @@ def test_suite_references_and_inputs_stay_in_the_suite_folder(
     ("confidence = 0.9", "confidence is not a key here"),
     ("surprise = 1", "unknown key(s) surprise"),
     ("float_bits = \"no\"", "float_bits='no' must be true or false"),
-    ("samples = inf", "samples=inf must be a positive integer"),
+    ("samples = inf", "samples=inf must be an integer from 1 to 1000000000"),
+    ("samples = 1000000001", "samples=1000000001 must be an integer from 1 to 1000000000"),
+    ("samples = " + "9" * 5000, "is not valid TOML: Exceeds the limit"),
     ("timeout = 0", "timeout=0 must be a finite number of seconds > 0"),
     ('search = {domain = ["a", 1]}', "search.domain='a' must be a number"),
     ("search = {domain = [true, 1]}", "search.domain=True must be a number"),
@@ -474,3 +476,31 @@ def test_suite_md_escapes_names(user_dir: pathlib.Path,
     root = ET.parse(user_dir / "out" / "junit.xml").getroot()
     assert {c.get("name") for c in root.iter("testcase")} == {
         "<img src=x onerror=alert(1)>|*b*_[l](j:x)?", "ok"}
+
+
+def test_samples_beyond_the_cap_are_refused_on_the_command_line(capsys) -> None:
+    from privlab.cli import main
+
+    assert main(["audit", "laplace", "--samples", str(10**18)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: ") and "1<=x<=1000000000" in err[0]
+
+
+@pytest.mark.parametrize("target", ["fifo", "folder", "slash"])
+def test_audit_save_writes_regular_files_only(tmp_path: pathlib.Path, target: str,
+                                             capsys) -> None:
+    """--save follows the release outputs' rule: a FIFO, a folder or a trailing slash is
+    refused before the audit runs, and nothing is written."""
+    from privlab.cli import main
+
+    dest = tmp_path / ("cex.json" if target == "fifo" else "adir")
+    if target == "fifo":
+        os.mkfifo(dest)
+    elif target == "folder":
+        dest.mkdir()
+    before = sorted(p.name for p in tmp_path.iterdir())
+    arg = str(tmp_path / "newdir") + "/" if target == "slash" else str(dest)
+    assert main(["audit", "laplace", "--samples", "1000", "--save", arg]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: ") and "--save" in err[0]
+    assert sorted(p.name for p in tmp_path.iterdir()) == before

@@ -14,18 +14,31 @@ cluster with the same result for the same seed, see :mod:`privlab.audit.sampling
 
 1. *Pilot* (n_p = min(n_sel, 10⁴) per side, first part of the selection budget): for every
    feature φ of the output (:mod:`privlab.audit.features`: the value itself; coordinates, sum,
-   max, argmax and tie patterns of vectors; float low bits when asked) pooled quantiles
-   (``bins``, default 200) plus isolated atoms fix a partition of ℝ (:mod:`privlab.audit.events`).
+   max, argmax and tie patterns of vectors; float low bits and precision when asked) pooled
+   quantiles (``bins``, default 200) plus isolated atoms fix a partition of ℝ
+   (:mod:`privlab.audit.events`); with ``tails`` (default) also the extreme order statistics of
+   every stretch between atoms and edges beyond the pilot's range, so that events in the far
+   tails ((ε, δ) of a Gaussian) and in thin stretches (a value released beside codes) exist.
 2. *Selection* (n_sel = ⌈selection_fraction · n⌉ per side, default 0.3, pilot included, drawn
-   as two independent halves): histograms of both sides over the partition; every threshold
-   {Y > t}, {Y ≤ t}, single cell and likelihood-ratio level set (ordered on one half, counted
-   on the other), of every feature, in both directions, is scored by a conservative prediction
-   of step 3's bound and the best event S* is kept.  The prediction takes the selection
-   probabilities at their one-sided Clopper–Pearson bounds at level α/(2m), simultaneous over
-   the m candidates of a feature and direction: a penalty that grows with the number of
-   candidates, so a small cell whose ratio looks large by chance (the winner's curse of
-   picking the best of thousands) loses against a robust threshold.  The same step fixes the
-   *bound method* of step 3 — "joint" or "bonferroni", whichever predicts the higher bound.
+   as two independent halves).  The first half is counted on the partitions and, with
+   ``support_scan``, leaves the exact values each side produced
+   (:mod:`privlab.audit.supportscan`); from it alone the auditor builds *late* features: the
+   value sets seen under one input only, products of the best coordinate events and a learned
+   per-coordinate likelihood-ratio score of vector outputs (``multidim``,
+   :mod:`privlab.audit.multidim`).  The second half is counted on every feature.  Candidates:
+   every threshold {Y > t}, {Y ≤ t}, single cell, run of cells from an atom (``runs``), zero
+   set (the cells one side never hit) and likelihood-ratio level set (ordered on one half,
+   counted on the other) of every pilot feature, counted on both halves, and the thresholds,
+   cells, runs and zero sets of every late feature, counted on the second half — each in
+   both directions, scored by a conservative
+   prediction of step 3's bound and the best event S* is kept.  The prediction takes the
+   selection probabilities at their one-sided Clopper–Pearson bounds at level α/(2m),
+   simultaneous over the m candidates of a feature and direction: a penalty that grows with
+   the number of candidates, so a small cell whose ratio looks large by chance (the winner's
+   curse of picking the best of thousands) loses against a robust threshold.  A *structural*
+   candidate (no selection hit on one side, enough on the other) is preferred when its
+   prediction is close to the best (``prefer_structural``).  The same step fixes the *bound
+   method* of step 3 — "joint" or "bonferroni", whichever predicts the higher bound.
 3. *Estimation* (n_est = n − n_sel fresh samples per side, independent streams): counts k_a, k_b
    of S* (the side where S* was more likely at selection is called "a" below), and either
 
@@ -36,7 +49,8 @@ cluster with the same result for the same seed, see :mod:`privlab.audit.sampling
      p_b ≤ U_b, each at level 1 − α/2 with α = 1 − confidence, and
      ε_lb = max(0, log((L_a − δ) / U_b)) — better when the small side has few hits.
 
-Soundness.  S* and the bound method depend only on pilot and selection samples, which are
+Soundness.  S* and the bound method depend only on pilot and selection samples (the late
+features, too, are functions of the output fixed by the first selection half), which are
 independent of the estimation samples, so conditionally on them the step-3 bound holds with
 probability ≥ 1 − α; ε_lb ≤ ε_true with probability ≥ ``confidence`` whatever the
 mechanism, the number of candidates, or the selection rule.  The verdict is "violation" iff
@@ -47,8 +61,10 @@ reported, with the same guarantee.
 
 Structural leaks.  When k_b = 0 the CP upper bound is 1 − (α/2)^{1/n_est} > 0, so ε_lb stays
 finite and sound (≈ log(L_a · n_est / log(2/α))); ``structural_leak`` is set when the chosen
-event has zero hits under one side and at least ``LEAK_MIN_COUNT`` under the other — an event
-(nearly) impossible under one neighbour, the signature of a pure-DP failure by support.
+event has zero hits under one side and at least ``LEAK_MIN_COUNT`` under the other at
+estimation, and zero again at every confirmation stage that ran — an event (nearly) impossible
+under one neighbour, the signature of a pure-DP failure by support.  ``description`` states the
+event and its frequencies in words (:mod:`privlab.audit.words`).
 
 ``delta_lower_bound``: when ε is claimed, max(0, L_a − e^ε·U_b) — a lower bound (same
 confidence) on the δ the mechanism needs at the claimed ε, for the chosen event.
@@ -74,6 +90,7 @@ import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import attrs
 import numpy as np
 from numpy.typing import NDArray
 
@@ -81,7 +98,10 @@ from privlab import _validate as v
 from privlab._rng import RngLike
 from privlab.audit import events as ev
 from privlab.audit import features as ft
+from privlab.audit import multidim as md
 from privlab.audit import sampling as sp
+from privlab.audit import supportscan as ss
+from privlab.audit import words
 from privlab.audit.bounds import cp_lower, cp_upper
 from privlab.audit.diffbound import delta_lower
 from privlab.audit.ratiobound import ratio_lower
@@ -91,6 +111,7 @@ from privlab.types import jsonable
 
 Sampler = Callable[[int, np.random.Generator], Any]
 Progress = Callable[[str], Any]
+IntArray = NDArray[np.int64]
 
 MIN_SAMPLES = 1000
 PILOT_MAX = 10_000
@@ -98,11 +119,13 @@ LEAK_MIN_COUNT = 50
 OBJECTIVES = ("epsilon", "delta")
 BOUND_METHODS = ("bonferroni", "joint")
 SELECTION_FRACTION = {"epsilon": 0.3, "delta": 0.1}
-SELECT_LEVEL = 0.05
+SELECT_LEVEL = ev.SELECT_LEVEL
 CONFIRM_FACTOR = 10
 """Default confirmation level: α / CONFIRM_FACTOR (α = 1 − confidence)."""
 CONFIRM_GROWTH = 4
 """The second confirmation stage draws CONFIRM_GROWTH times the first one's samples."""
+SCANNED = ("value", "x[0]", "pattern")
+"""Features whose exact values the first selection half records (support events)."""
 
 __all__ = ["AuditResult", "SeedWarning", "audit_pair"]
 
@@ -130,40 +153,165 @@ def _check_common(samples: Any, confidence: Any, chunk: Any, bins: Any,
     return n, conf, ch, nb, frac, eps
 
 
-def score_delta(big: Any, small: Any, n_sel: Any, n_est: int, alpha: float,
-                c: float) -> NDArray[np.float64]:
-    """Predicted δ bound at e^ε = c: one-sided CP bounds of the selection counts at level
-    ``SELECT_LEVEL`` (about 1.6 standard errors: enough to damp the winner's curse of noisy
-    candidates, less than the α/2 used for ε, which would favour low-variance events) minus the
-    normal width of the estimation step."""
-    pb = cp_lower(big, n_sel, SELECT_LEVEL)
-    ps = cp_upper(small, n_sel, SELECT_LEVEL)
-    sd = np.sqrt((pb * (1 - pb) + c * c * ps * (1 - ps)) / n_est)
-    return np.asarray(pb - c * ps - 1.645 * sd, dtype=float)
+score_delta = ev.score_delta
+
+STRUCT_SLACK = 1.0
+"""A structural candidate (zero selection count on its small side) is preferred to the best
+scored event when its predicted bound is within this many nats of the best one's: an event one
+input never produced says more than a slightly larger finite ratio (issue 33: "structural /
+∞"), but a much weaker one often turns out not to be empty on the larger estimation sample."""
 
 
-def _select(hists: dict[str, list[Any]], feats: Sequence[str], n_est: int, alpha: float,
-            dl: float, objective: str, c: float) -> tuple[int, Any, int, bool, float, int]:
-    """Best (feature, candidate, direction) over all features; also the number of candidates."""
-    best: tuple[float, int, Any, int, bool] | None = None
+STRUCT_TRIED = 8
+"""Structural candidates scored exactly per feature and direction (the largest ones)."""
+SIMPLE_KINDS = [ev.KINDS.index(k) for k in ("threshold>", "threshold<=", "cell", "run",
+                                             "zeros")]
+"""Structural candidates are thresholds, cells, runs and zero sets, not level sets: a level set
+gathers every cell whose small side happened to be empty, and cells of tiny but positive
+probability among them show up on the larger estimation sample; a zero set keeps only cells
+with at least :data:`privlab.audit.events.ZERO_MIN` hits on the other side."""
+
+
+@attrs.frozen
+class _Feature:
+    """One feature of the search: its name, partition, and whether it was built from the
+    first selection half (then only the second half counts it at selection)."""
+
+    name: str
+    part: ev.Partition
+    late: bool = False
+
+
+@attrs.frozen
+class _Choice:
+    """The event selection's outcome: feature, candidate, direction, bound method, score."""
+
+    feature: int
+    cands: ev.Candidates
+    j: int
+    forward: bool
+    score: float
+    method: str
+    total: int
+    structural: bool
+
+
+def _exact(big: IntArray, small: IntArray, n: IntArray, j: int, n_est: int, alpha: float,
+           dl: float, sa: float) -> tuple[float, bool]:
+    """(score, joint?) of candidate j exactly as :func:`privlab.audit.events.best_score`
+    scores it."""
+    args = (big[j:j + 1], small[j:j + 1], n[j:j + 1], n_est, alpha, dl, sa)
+    s_cp, s_jt = float(ev.score(*args)[0]), float(ev.score_joint(*args)[0])
+    return (s_jt, True) if s_jt > s_cp else (s_cp, False)
+
+
+def _select(hists: dict[str, list[Any]], feats: Sequence[_Feature], n_est: int, alpha: float,
+            dl: float, objective: str, c: float, *, runs: bool,
+            prefer_structural: bool) -> _Choice:
+    """Best (feature, candidate, direction) over all features, and the number of candidates.
+
+    Features of the pilot are counted on both selection halves (thresholds, cells, runs) and
+    their level sets cross-fitted; features built from the first half (``late``) are counted
+    on the second half only, without level sets.  Each feature's candidates are scored at the
+    simultaneous level α/(2m), m = its number of candidates (both directions): every family
+    (runs, zero sets, support sets, products, the learned score) is in m like the others.  For the ε
+    objective the best-scored *structural* candidate — no hit on its small side in the
+    selection sample and enough on the other that :data:`LEAK_MIN_COUNT` hits are expected at
+    estimation, among the :data:`STRUCT_TRIED` with the most mass per feature and direction —
+    is preferred when ``prefer_structural`` and its score is within :data:`STRUCT_SLACK` of the
+    best (when the best is itself structural, it is that one)."""
+    best: tuple[float, int, ev.Candidates, int, bool, bool] | None = None
+    struct: tuple[float, int, ev.Candidates, int, bool, bool] | None = None
     total = 0
-    for i in range(len(feats)):
-        cands = ev.candidates((hists["a1"][i], hists["a2"][i]), (hists["b1"][i], hists["b2"][i]))
+    for i, f in enumerate(feats):
+        r = ev.stretch_runs(f.part.edges) if runs else None
+        if f.late:
+            cands = ev.plain_candidates(hists["a2"][i], hists["b2"][i], r)
+        else:
+            cands = ev.candidates((hists["a1"][i], hists["a2"][i]),
+                                  (hists["b1"][i], hists["b2"][i]), r)
+        if len(cands) == 0:
+            continue
         total += 2 * len(cands)
+        sa = alpha / (2 * len(cands))  # simultaneous over both directions
         for forward in (True, False):
             big, small = (cands.count_a, cands.count_b) if forward else \
                 (cands.count_b, cands.count_a)
             if objective == "delta":
-                s = score_delta(big, small, cands.n, n_est, alpha, c)
+                s = ev.score_delta(big, small, cands.n, n_est, alpha, c)
                 j, sj, jt = int(np.argmax(s)), float(np.max(s)), False
             else:
-                sa = alpha / (2 * len(cands))  # simultaneous over both directions
                 j, sj, jt = ev.best_score(big, small, cands.n, n_est, alpha, dl, sa)
+                if prefer_structural:
+                    lo = cp_lower(big, cands.n, SELECT_LEVEL) * n_est
+                    ok = np.flatnonzero((small == 0) & (lo >= 2 * LEAK_MIN_COUNT)
+                                        & np.isin(cands.kind, SIMPLE_KINDS))
+                    for k in ok[np.argsort(-lo[ok], kind="stable")[:STRUCT_TRIED]]:
+                        sk, jk = _exact(big, small, cands.n, int(k), n_est, alpha, dl, sa)
+                        if math.isfinite(sk) and (struct is None or sk > struct[0]):
+                            struct = (sk, i, cands, int(k), forward, jk)
             if best is None or sj > best[0]:
                 best = (sj, i, cands, j, forward, jt)
-    assert best is not None
+    if best is None:
+        raise InvalidParameter("no candidate event: the outputs carry no information")
     sc, i, cands, j, forward, jt = best
-    return i, cands, j, forward, sc, total, ("joint" if jt else "bonferroni")
+    big, small = (cands.count_a, cands.count_b) if forward else (cands.count_b, cands.count_a)
+    chosen_struct = bool(small[j] == 0 and int(cands.kind[j]) in SIMPLE_KINDS
+                         and cp_lower(big[j], cands.n[j], SELECT_LEVEL) * n_est
+                         >= 2 * LEAK_MIN_COUNT)
+    if not chosen_struct and prefer_structural and objective == "epsilon" and \
+            struct is not None and struct[0] >= sc - STRUCT_SLACK:
+        sc, i, cands, j, forward, jt = struct
+        chosen_struct = True
+    return _Choice(feature=i, cands=cands, j=j, forward=forward, score=sc,
+                   method="joint" if jt else "bonferroni", total=total,
+                   structural=chosen_struct)
+
+
+def _flag(name: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidParameter(f"{name}={value!r} must be True or False")
+    return value
+
+
+def _late_features(feats: Sequence[str], parts: Sequence[ev.Partition],
+                   hists: dict[str, list[Any]], sketches: dict[str, tuple[Any, Any]],
+                   pilots: tuple[NDArray[Any], NDArray[Any]], *, multidim: bool, n_est: int,
+                   alpha: float, dl: float, bins: int, tails: bool, objective: str, c: float,
+                   user: ft.FeatureMap | None) -> list[_Feature]:
+    """The features built from the first selection half: support sets of the scanned
+    features (:mod:`privlab.audit.supportscan`), products of coordinate events and the learned
+    score (:mod:`privlab.audit.multidim`)."""
+    out: list[_Feature] = []
+    for base, (ska, skb) in sketches.items():
+        sets = ss.one_sided(ska, skb)
+        if sets is None:
+            continue
+        atoms = ev.atom_values(parts[feats.index(base)].edges)
+        if np.isin(np.concatenate(sets), atoms).all():
+            continue  # every such value is a cell of the base feature already
+        name = ft.register_support({"a_only": sets[0].tolist(), "b_only": sets[1].tolist(),
+                                    "base": base})
+        out.append(_Feature(name=name, part=ev.Partition(edges=np.array([-1.0, 0.0])),
+                            late=True))
+    if multidim:
+        coords = []
+        for k, f in enumerate(feats):
+            i = ft.coordinate(f)
+            if i is not None:
+                coords.append((i, parts[k], hists["a1"][k], hists["b1"][k]))
+        if len(coords) >= 2:
+            evs = md.coordinate_events(coords, n_est, alpha, dl, objective=objective, c=c)
+            for name in md.joint_features(evs):
+                width = name.count(";") + 1
+                out.append(_Feature(name=name, part=ev.Partition(
+                    edges=np.arange((1 << width) - 1, dtype=np.float64)), late=True))
+            lr = md.learned_score(coords)
+            if lr is not None:
+                pooled = np.concatenate([ft.compute(lr, p, user) for p in pilots])
+                out.append(_Feature(name=lr, part=ev.build_partition(pooled, bins, tails=tails),
+                                    late=True))
+    return out
 
 
 def audit_pair(sample_a: Sampler, sample_b: Sampler, *, samples: int, confidence: float = 0.95,
@@ -177,14 +325,16 @@ def audit_pair(sample_a: Sampler, sample_b: Sampler, *, samples: int, confidence
                progress: Progress | None = None,
                bar: Callable[[int], Any] | None = None, confirm: bool = True,
                confirm_confidence: float | None = None,
-               confirm_samples: int | None = None, seedable: bool = True) -> AuditResult:
+               confirm_samples: int | None = None, seedable: bool = True,
+               tails: bool = True, runs: bool = True, support_scan: bool = True,
+               multidim: bool = True, prefer_structural: bool = True) -> AuditResult:
     """Lower-bound the privacy loss between two output distributions (module docstring).
 
     ``sample_a(n, rng)`` / ``sample_b(n, rng)`` return n outputs of the mechanism on the two
     neighbouring inputs: shape ``(n,)`` (real, integer or categorical codes) or ``(n, d)``
     (vectors).  ``features`` is an optional user map from a batch of outputs to ``(n,)`` or
     ``(n, k)`` reals (data-set-valued outputs); ``float_bits`` adds the floating-point low-bit
-    features (audits the implementation, see :mod:`privlab.audit.features`).
+    and precision features (audits the implementation, see :mod:`privlab.audit.features`).
     ``objective="delta"`` bounds δ at ε = ``claimed_epsilon`` instead of ε at ``delta``.
     ``samples`` per side are split into selection (``selection_fraction``, default 0.3 for ε and
     0.1 for δ, pilot included) and estimation.  ``neighbours`` labels the pair and ``spec``
@@ -193,13 +343,26 @@ def audit_pair(sample_a: Sampler, sample_b: Sampler, *, samples: int, confidence
     the identical result for any number of workers.  ``progress`` receives phase messages;
     ``bar`` the number of outputs drawn after each block (e.g. ``tqdm.update``).
 
+    The search (all on by default; each only chooses events, so none changes the error
+    budget): ``tails`` — the partition reaches the extreme order statistics of the pilot in
+    every stretch between atoms, and beyond its range (:func:`privlab.audit.events.tail_edges`);
+    ``bins`` quantile cells besides.  ``runs`` — intervals that start or end at an atom
+    (:func:`privlab.audit.events.stretch_runs`).  ``support_scan`` — the exact values of the
+    output seen under one input only in the whole first selection half
+    (:mod:`privlab.audit.supportscan`; not with a Dask ``scheduler``).  ``multidim`` — for
+    vector outputs, products of coordinate events and a learned per-coordinate score
+    (:mod:`privlab.audit.multidim`).  ``prefer_structural`` — an event with no selection hit
+    on one side is chosen over a slightly higher finite one (:data:`STRUCT_SLACK`).
+
     Confirmation (``confirm``, default on): when the bound exceeds the claim, the selected
     event is counted again on ``confirm_samples`` fresh outputs per side (default: the
     estimation size) and bounded at error α_c/2, α_c = 1 − ``confirm_confidence`` (default
     α/10, stricter than ``confidence``); when that is not a violation, once more on
     ``CONFIRM_GROWTH`` times as many fresh outputs at α_c/2 (rare events need more).  The
     verdict is "violation" only if a stage is one, so a mechanism meeting its claim is reported
-    as violating it with probability ≤ α_c/2 + α_c/2 = 1 − confirm_confidence.
+    as violating it with probability ≤ α_c/2 + α_c/2 = 1 − confirm_confidence.  A structural
+    leak is reported when the event had no hit on its small side at estimation (and at every
+    confirmation stage that ran) and at least ``LEAK_MIN_COUNT`` on the other.
 
     ``seedable=False`` declares samplers that ignore ``rng`` and draw from a source the auditor
     cannot seed (their own generator, ``secrets``, hardware): they are audited, with a
@@ -227,6 +390,9 @@ def audit_pair(sample_a: Sampler, sample_b: Sampler, *, samples: int, confidence
     nw = sp.check_workers(workers)
     if not isinstance(seedable, bool):
         raise InvalidParameter(f"seedable={seedable!r} must be True or False")
+    tails, runs = _flag("tails", tails), _flag("runs", runs)
+    support_scan, multidim = _flag("support_scan", support_scan), _flag("multidim", multidim)
+    prefer_structural = _flag("prefer_structural", prefer_structural)
     if not seedable:
         warnings.warn(f"{name}: seedable=False — the samplers ignore rng, so the same seed does "
                       f"not reproduce this audit (the bound is still sound for independent "
@@ -253,36 +419,59 @@ def audit_pair(sample_a: Sampler, sample_b: Sampler, *, samples: int, confidence
     if pil_a.shape[1:] != pil_b.shape[1:]:
         raise InvalidParameter(f"sample_a and sample_b return outputs of different shapes "
                                f"{pil_a.shape[1:]} and {pil_b.shape[1:]}")
-    feats = ft.default_features(pil_a, float_bits=float_bits, user=features, other=pil_b,
-                                support=scheduler is None)
-    fa, fb = ft.compute_all(feats, pil_a, features), ft.compute_all(feats, pil_b, features)
-    parts = [ev.build_partition(np.concatenate([x, y]), nb) for x, y in zip(fa, fb, strict=True)]
+    scan_on = support_scan and scheduler is None
+    names = ft.default_features(pil_a, float_bits=float_bits, user=features, other=pil_b,
+                                support=scheduler is None and not scan_on)
+    fa, fb = ft.compute_all(names, pil_a, features), ft.compute_all(names, pil_b, features)
+    parts = [ev.build_partition(np.concatenate([x, y]), nb, tails=tails)
+             for x, y in zip(fa, fb, strict=True)]
     edges = [p.edges for p in parts]
+    scan = [x for x in names if x in SCANNED] if scan_on else []
+    sketches = {x: (ss.sketch(fa[names.index(x)]), ss.sketch(fb[names.index(x)]))
+                for x in scan}
+    dtype = str(pil_a.dtype)
     who = name if neighbours is None else \
         f"{name} on {' vs '.join(_brief(x) for x in neighbours)}"  # which pair (K > 1 pairs)
-    say(f"{who}: pilot {n_pil}/side, {len(feats)} feature(s), selecting on {n_sel}/side")
-    with sp.Runner({"a": sample_a, "b": sample_b}, chunk=ch, workers=nw, scheduler=scheduler,
-                   user=features, tick=bar) as run:
-        # 2. selection, in two independent halves (the pilot belongs to the first)
-        hists: dict[str, list[Any]] = {
-            "a1": [p.histogram(x) for p, x in zip(parts, fa, strict=True)],
-            "b1": [p.histogram(x) for p, x in zip(parts, fb, strict=True)]}
-        del pil_a, pil_b, fa, fb
+    say(f"{who}: pilot {n_pil}/side, {len(names)} feature(s), selecting on {n_sel}/side")
+    # 2a. selection, first half (the pilot belongs to it): histograms and value sketches
+    hists: dict[str, list[Any]] = {
+        "a1": [p.histogram(x) for p, x in zip(parts, fa, strict=True)],
+        "b1": [p.histogram(x) for p, x in zip(parts, fb, strict=True)]}
+    del fa, fb
+    with ss.ScanRunner({"a": sample_a, "b": sample_b}, chunk=ch, workers=nw,
+                       scheduler=scheduler, user=features, tick=bar) as run:
         for key, side, m, seq in (("a1", "a", n_h1 - n_pil, seqs[2]),
                                   ("b1", "b", n_h1 - n_pil, seqs[3])):
-            more = run.histograms(side, m, seq, feats, edges)
+            more, sks = run.scan(side, m, seq, names, edges, scan)
             hists[key] = [h + x for h, x in zip(hists[key], more, strict=True)]
-        hists["a2"] = run.histograms("a", n_sel - n_h1, seqs[4], feats, edges)
-        hists["b2"] = run.histograms("b", n_sel - n_h1, seqs[5], feats, edges)
-        fi, cands, j, forward, sel_score, n_cands, method = _select(hists, feats, n_est, alpha,
-                                                                    dl, objective, c)
-        part = parts[fi]
+            for x, sk in zip(scan, sks, strict=True):
+                pa, pb = sketches[x]
+                sketches[x] = (ss.merge([pa, sk]), pb) if side == "a" else \
+                    (pa, ss.merge([pb, sk]))
+    late = _late_features(names, parts, hists, sketches, (pil_a, pil_b), multidim=multidim,
+                          n_est=n_est, alpha=alpha, dl=dl, bins=nb, tails=tails,
+                          objective=objective, c=c, user=features)
+    del pil_a, pil_b
+    feats = [_Feature(name=x, part=p) for x, p in zip(names, parts, strict=True)] + late
+    all_edges = [f.part.edges for f in feats]
+    all_names = [f.name for f in feats]
+    if late:
+        say(f"{name}: {len(late)} feature(s) built on the first selection half")
+    with sp.Runner({"a": sample_a, "b": sample_b}, chunk=ch, workers=nw, scheduler=scheduler,
+                   user=features, tick=bar) as run:
+        # 2b. second half: every feature (the late ones are counted here only)
+        hists["a2"] = run.histograms("a", n_sel - n_h1, seqs[4], all_names, all_edges)
+        hists["b2"] = run.histograms("b", n_sel - n_h1, seqs[5], all_names, all_edges)
+        choice = _select(hists, feats, n_est, alpha, dl, objective, c, runs=runs,
+                         prefer_structural=prefer_structural)
+        fi, cands, j, forward = choice.feature, choice.cands, choice.j, choice.forward
+        feat, part = feats[fi].name, feats[fi].part
         mask = cands.mask(j, part.ncells)
-        say(f"{name}: event chosen on feature {feats[fi]!r}; estimating on {n_est}/side")
+        say(f"{name}: event chosen on feature {feat!r}; estimating on {n_est}/side")
         # 3. estimation on fresh, independent streams (chosen feature only)
-        ka = int(run.histograms("a", n_est, seqs[6], [feats[fi]], [part.edges])[0][mask].sum())
-        kb = int(run.histograms("b", n_est, seqs[7], [feats[fi]], [part.edges])[0][mask].sum())
-        cex, res = _bounds(ka, kb, n_est, alpha, dl, eps, forward, objective, method)
+        ka = int(run.histograms("a", n_est, seqs[6], [feat], [part.edges])[0][mask].sum())
+        kb = int(run.histograms("b", n_est, seqs[7], [feat], [part.edges])[0][mask].sum())
+        cex, res = _bounds(ka, kb, n_est, alpha, dl, eps, forward, objective, choice.method)
         confirmation: dict[str, Any] | None = None
         if c_conf is not None and res["verdict"] == "violation":
             # 4. confirmation: the same fixed event on fresh streams, at a stricter level, in
@@ -291,37 +480,44 @@ def audit_pair(sample_a: Sampler, sample_b: Sampler, *, samples: int, confidence
             for st, m in enumerate((n_conf, CONFIRM_GROWTH * n_conf)):
                 say(f"{name}: confirming the violation on {m} fresh outputs/side (stage "
                     f"{st + 1} of at most 2, the event fixed)")
-                counts = [int(run.histograms(side, m, seqs[8 + 2 * st + k], [feats[fi]],
+                counts = [int(run.histograms(side, m, seqs[8 + 2 * st + k], [feat],
                                              [part.edges])[0][mask].sum())
                           for k, side in enumerate("ab")]
                 c2, r2 = _bounds(counts[0], counts[1], m, (1.0 - c_conf) / 2, dl, eps,
-                                 forward, objective, method)
+                                 forward, objective, choice.method)
                 stages.append({**c2, "samples": m, "verdict": r2["verdict"]})
                 if r2["verdict"] == "violation":
                     break
             confirmation = {**stages[-1], "confidence": c_conf, "stages": stages,
                             "samples_total": sum(s["samples"] for s in stages)}
             res["verdict"] = stages[-1]["verdict"]
+            small = "b" if forward else "a"
+            if any(s[small]["count"] > 0 for s in stages):  # a leak must hold up on fresh data
+                res["leak"] = False
+    cex["structural_leak"] = bool(res["leak"])
     cex.update({
         "neighbours": list(neighbours) if neighbours is not None else ["a", "b"],
-        "feature": feats[fi], "event": ev.describe(cands, j, part),
-        "event_class": ft.event_class(feats[fi]),
-        "selection_score": sel_score, "objective": objective, "confidence": conf,
+        "feature": feat, "event": ev.describe(cands, j, part),
+        "event_class": ft.event_class(feat),
+        "selection_score": choice.score, "objective": objective, "confidence": conf,
         "claimed_epsilon": eps, "delta": dl, "float_bits": bool(float_bits),
         "spec": dict(spec) if spec is not None else None})
-    if ft.support_sets(feats[fi]) is not None:  # replay needs the value sets
-        cex["support"] = ft.support_sets(feats[fi])
+    if ft.support_sets(feat) is not None:  # replay needs the value sets
+        cex["support"] = ft.support_sets(feat)
+    cex = jsonable(cex)
+    text = words.describe(cex, structural=bool(res["leak"]), dtype=dtype)
     say(f"{who}: eps_lb={res['eps_lb']:.4g} delta_lb={res['dlb']:.4g} "
         f"({time.perf_counter() - t0:.1f} s)")
     return AuditResult(mechanism=str(name), epsilon_lower_bound=res["eps_lb"],
                        delta_lower_bound=res["dlb"], confidence=conf, samples=n,
                        seconds=time.perf_counter() - t0, claimed_epsilon=eps, delta=dl,
                        verdict=res["verdict"], structural_leak=res["leak"],
-                       counterexample=jsonable(cex), selection_samples=n_sel,
-                       estimation_samples=n_est, candidates=n_cands, objective=objective,
-                       features=tuple(feats), confirm_confidence=c_conf,
-                       event_class=ft.event_class(feats[fi]), seedable=seedable,
-                       confirmation=jsonable(confirmation) if confirmation else None)
+                       counterexample=cex, selection_samples=n_sel,
+                       estimation_samples=n_est, candidates=choice.total, objective=objective,
+                       features=tuple(all_names), confirm_confidence=c_conf,
+                       event_class=ft.event_class(feat), seedable=seedable,
+                       confirmation=jsonable(confirmation) if confirmation else None,
+                       description=text)
 
 
 def _brief(x: Any) -> str:

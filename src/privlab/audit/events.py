@@ -5,13 +5,17 @@ c_0 = (−∞, e_0], c_i = (e_{i−1}, e_i], c_m = (e_{m−1}, ∞); ``np.search
 is the index of the cell holding y.  Edges are pooled pilot quantiles plus, for every *atom*
 v (a value seen at least twice in the pilot — impossible for continuous float outputs, the rule
 for integer outputs), the pair {prev(v), v} so that {v} = (prev(v), v] is a cell of its own
-(prev = the next float below).
+(prev = the next float below).  With ``tails`` the partition also reaches the extreme order
+statistics of every stretch between atoms and a little beyond the pilot's range
+(:func:`tail_edges`).
 
 Every candidate event S is a union of cells, so its count is a dot product of a boolean mask with
 the cell histogram; all candidates are scored from two histograms in O(cells · log cells):
 
 * thresholds  {Y > e_j} and {Y ≤ e_j}       (suffix / prefix sums),
 * single cells c_i                          (atoms and intervals — structural zeros live here),
+* stretch runs {atom < Y ≤ e_j}, {e_j < Y < atom}  (:func:`stretch_runs`: a value released
+  beside categorical codes),
 * likelihood-ratio level sets: cells sorted by the smoothed empirical ratio
   (h_a + ½)/(h_b + ½), and every prefix (and suffix) of that order, i.e. the sets
   {y : r̂(y) ≥ level}.  By Neyman–Pearson these are the most powerful events for a fixed mass,
@@ -30,6 +34,7 @@ the best of thousands of noisy ratios).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import attrs
@@ -43,7 +48,10 @@ from privlab.audit.cellcount import cell_counts
 IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
 
-KINDS = ("threshold>", "threshold<=", "cell", "level>=", "level<=")
+KINDS = ("threshold>", "threshold<=", "cell", "level>=", "level<=", "run", "zeros")
+ZERO_MIN = 20
+"""A cell enters a one-sided zero set when one side counted at least this many outputs in it
+and the other none (:func:`zero_sets`)."""
 
 
 @attrs.frozen
@@ -69,8 +77,90 @@ class Partition:
         return lo, hi
 
 
-def build_partition(pooled: FloatArray, bins: int) -> Partition:
-    """Edges from a pooled pilot: ``bins``-quantiles plus isolated atoms (see module doc)."""
+def build_partition(pooled: FloatArray, bins: int, *, tails: bool = False) -> Partition:
+    """Edges from a pooled pilot: ``bins``-quantiles plus isolated atoms (see module doc); with
+    ``tails`` also the edges of :func:`tail_edges` (the partition reaches the extreme order
+    statistics of every stretch between atoms, and a little beyond the pilot's range)."""
+    base = _base_partition(pooled, bins)
+    if not tails:
+        return base
+    y = np.sort(np.asarray(pooled, dtype=float).ravel())
+    finite = y[np.isfinite(y)]
+    extra = tail_edges(finite, bins, base.edges)
+    if extra.size == 0:
+        return base
+    return Partition(edges=np.unique(np.concatenate([base.edges, extra])))
+
+
+TAIL_EXTRA = (1.0, 2.0, 4.0)
+"""Edges beyond the pilot's extremes, in multiples of the spread of its :data:`TAIL_RANK`
+outermost points (cells that only larger samples reach)."""
+TAIL_RANK = 4
+STRETCH_CELL = 8
+"""Pilot points per cell of a stretch's own quantiles (:func:`tail_edges`)."""
+
+
+def tail_edges(finite: FloatArray, bins: int, edges: FloatArray) -> FloatArray:
+    """Extra edges where the quantile partition is coarse: in every *stretch* of the sorted
+    pilot between two atoms of the partition (the whole line when there are none), the order
+    statistics of ranks 1, 2, 4, 8, … from both ends — up to half of one quantile cell — and,
+    when fewer edges than ``m/STRETCH_CELL`` fall inside the stretch, its own
+    ``m/STRETCH_CELL``-quantiles (m its size, at most ``bins`` of them); beyond
+    the pilot's minimum and maximum, edges at :data:`TAIL_EXTRA` times the spread of the
+    :data:`TAIL_RANK` outermost points.
+
+    Why: the pooled quantiles stop at the 1/bins quantile, and a stretch of continuous values
+    that carries little pooled mass (the released value beside the ⊤/⊥ codes of a sparse vector,
+    the far tail of a Gaussian where (ε, δ) is decided) gets no edge at all; an event there can
+    only be found when the partition reaches it.  ``finite`` is sorted."""
+    if finite.size < 2:
+        return np.zeros(0)
+    atoms = atom_values(edges)
+    out: list[FloatArray] = []
+    cuts = np.searchsorted(finite, atoms, side="left")
+    cuts_hi = np.searchsorted(finite, atoms, side="right")
+    bounds = [(0, int(cuts[0]) if atoms.size else finite.size)]
+    for k in range(atoms.size):
+        nxt = int(cuts[k + 1]) if k + 1 < atoms.size else finite.size
+        bounds.append((int(cuts_hi[k]), nxt))
+    per_cell = max(1.0, finite.size / max(1, bins))
+    for s, t in bounds:
+        seg = finite[s:t]
+        m = seg.size
+        if m < 2:
+            continue
+        own = min(int(bins), m // STRETCH_CELL)
+        if own > 1:
+            inside = np.searchsorted(edges, seg[[0, -1]])
+            if int(inside[1] - inside[0]) < own:
+                out.append(sorted_quantile(seg, np.linspace(0.0, 1.0, own + 1)[1:-1]))
+        reach = max(2, int(min(m, per_cell if own <= 1 else m / own)) // 2)
+        ranks = 2 ** np.arange(int(math.log2(reach)) + 1)
+        ranks = ranks[ranks < m]
+        out.append(seg[ranks - 1])
+        out.append(seg[m - ranks])
+        if s == 0 or t == finite.size:
+            r = min(TAIL_RANK, m) - 1
+            spread = float(seg[r] - seg[0]), float(seg[-1] - seg[m - 1 - r])
+            if s == 0 and spread[0] > 0:
+                out.append(seg[0] - spread[0] * np.asarray(TAIL_EXTRA))
+            if t == finite.size and spread[1] > 0:
+                out.append(seg[-1] + spread[1] * np.asarray(TAIL_EXTRA))
+    if not out:
+        return np.zeros(0)
+    extra = np.concatenate(out)
+    return extra[np.isfinite(extra)]
+
+
+def atom_values(edges: FloatArray) -> FloatArray:
+    """The atoms v of a partition (cells (prev(v), v] of a single float)."""
+    if edges.size < 2:
+        return np.zeros(0)
+    is_atom = np.nextafter(edges[:-1], np.inf) == edges[1:]
+    return edges[1:][is_atom]
+
+
+def _base_partition(pooled: FloatArray, bins: int) -> Partition:
     y = np.sort(np.asarray(pooled, dtype=float).ravel())
     finite = y[np.isfinite(y)]
     nb = max(1, min(int(bins), finite.size // 20))
@@ -143,6 +233,10 @@ class Candidates:
     count_b: IntArray = attrs.field(eq=False)
     n: IntArray = attrs.field(eq=False)
     orders: tuple[IntArray, ...] = attrs.field(eq=False)  # cells by decreasing ratio a/b
+    stop: IntArray | None = attrs.field(default=None, eq=False)
+    """Runs: the last cell of candidate j's run of cells param[j] … stop[j] (None: no runs)."""
+    sets: tuple[IntArray, ...] = attrs.field(default=(), eq=False)
+    """Zero sets: the cells of candidate j are ``sets[group[j]]``."""
 
     def __len__(self) -> int:
         return int(self.kind.size)
@@ -157,6 +251,11 @@ class Candidates:
             m[: p + 1] = True
         elif kind == "cell":
             m[p] = True
+        elif kind == "run":
+            assert self.stop is not None
+            m[p: int(self.stop[j]) + 1] = True
+        elif kind == "zeros":
+            m[self.sets[int(self.group[j])]] = True
         elif kind == "level>=":
             m[self.orders[int(self.group[j])][:p]] = True
         else:  # "level<=": the complementary suffixes of the same order
@@ -171,14 +270,83 @@ def ratio_order(hist_a: IntArray, hist_b: IntArray) -> IntArray:
     return np.lexsort((-ha, -ratio)).astype(np.int64)
 
 
-def candidates(halves_a: tuple[IntArray, IntArray],
-               halves_b: tuple[IntArray, IntArray]) -> Candidates:
-    """Thresholds and cells from the pooled selection histograms; level sets cross-fitted.
+def stretch_runs(edges: FloatArray) -> tuple[IntArray, IntArray]:
+    """(first, last) cells of the *stretch runs* of a partition: in every maximal stretch of
+    non-atom cells that borders an atom (an atom cell is (prev(v), v]), the runs that start at
+    its first cell or end at its last — {atom < Y ≤ e} and {e < Y < next atom}.  A stretch that
+    reaches −∞ or +∞ on that side gives thresholds, which are candidates already, so those are
+    left out; so are single cells.  O(cells) events: what mixed outputs need (a released value
+    beside categorical codes, e.g. {⊥ < x[5] ≤ 0} of a sparse vector that prints the answer of
+    the query above the threshold)."""
+    c = edges.size + 1
+    atom = np.zeros(c, dtype=bool)
+    if edges.size >= 2:
+        atom[1:-1] = np.nextafter(edges[:-1], np.inf) == edges[1:]
+    firsts: list[IntArray] = []
+    lasts: list[IntArray] = []
+    i = 0
+    while i < c:
+        if atom[i]:
+            i += 1
+            continue
+        j = i
+        while j + 1 < c and not atom[j + 1]:
+            j += 1
+        if j > i:  # stretch i … j of at least two cells
+            if i > 0:  # starts after an atom: runs i … k
+                k = np.arange(i + 1, j + (0 if j == c - 1 else 1))
+                firsts.append(np.full(k.size, i))
+                lasts.append(k)
+            if j < c - 1:  # ends before an atom: runs k … j (k = i is a prefix or a threshold)
+                k = np.arange(i + 1, j)
+                firsts.append(k)
+                lasts.append(np.full(k.size, j))
+        i = j + 1
+    if not firsts:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    return np.concatenate(firsts).astype(np.int64), np.concatenate(lasts).astype(np.int64)
 
-    The selection sample comes in two independent halves.  Thresholds and cells are counted on
-    both halves together.  A level set built *and* counted on the same histogram would be
-    biased upwards (its cells were picked because their ratio looked large), so the order is
-    taken from one half and the prefixes are counted on the other, both ways round.
+
+def zero_sets(ha: IntArray, hb: IntArray) -> list[IntArray]:
+    """The one-sided zero sets of two histograms: the cells where a counted at least
+    :data:`ZERO_MIN` outputs and b none, and the other way round (each when it has at least two
+    cells; a single cell is a candidate already).  Their union is the largest event the sample
+    shows as impossible under one side — the natural candidate for a structural leak spread
+    over many cells (bit patterns in many binades), without the cells of a few chance hits that
+    a likelihood-ratio level set would also gather."""
+    out = []
+    for big, small in ((ha, hb), (hb, ha)):
+        z = np.flatnonzero((small == 0) & (big >= ZERO_MIN))
+        out.append(z.astype(np.int64) if z.size >= 2 else np.zeros(0, np.int64))
+    return out
+
+
+def _add_zero_sets(ha: IntArray, hb: IntArray, ntot: int, kinds: list[Any], params: list[Any],
+                   groups: list[Any], stops: list[Any], cnt_a: list[Any], cnt_b: list[Any],
+                   ns: list[Any] | None) -> tuple[IntArray, ...]:
+    sets = tuple(z for z in zero_sets(ha, hb) if z.size)
+    for g, z in enumerate(sets):
+        kinds.append(np.full(1, KINDS.index("zeros")))
+        params.append(np.full(1, z.size))
+        groups.append(np.full(1, g))
+        stops.append(np.zeros(1, np.int64))
+        cnt_a.append(np.array([int(ha[z].sum())]))
+        cnt_b.append(np.array([int(hb[z].sum())]))
+        if ns is not None:
+            ns.append(np.full(1, ntot))
+    return sets
+
+
+def candidates(halves_a: tuple[IntArray, IntArray],
+               halves_b: tuple[IntArray, IntArray],
+               runs: tuple[IntArray, IntArray] | None = None) -> Candidates:
+    """Thresholds, cells and stretch runs (``runs``: :func:`stretch_runs`) from the pooled
+    selection histograms; level sets cross-fitted.
+
+    The selection sample comes in two independent halves.  Thresholds, cells and runs are
+    counted on both halves together.  A level set built *and* counted on the same histogram
+    would be biased upwards (its cells were picked because their ratio looked large), so the
+    order is taken from one half and the prefixes are counted on the other, both ways round.
     """
     (a1, a2), (b1, b2) = halves_a, halves_b
     ha, hb = np.asarray(a1 + a2, np.int64), np.asarray(b1 + b2, np.int64)
@@ -204,9 +372,56 @@ def candidates(halves_a: tuple[IntArray, IntArray],
         cnt_a += [np.cumsum(xa), np.cumsum(xa[::-1])]
         cnt_b += [np.cumsum(xb), np.cumsum(xb[::-1])]
         ns += [np.full(c, int(xa.sum())), np.full(c, int(xa.sum()))]
+    stops = [np.zeros(x.size, np.int64) for x in kinds]
+    if runs is not None and runs[0].size:
+        first, last = runs
+        ca0, cb0 = np.concatenate([[0], ca]), np.concatenate([[0], cb])
+        kinds.append(np.full(first.size, 5))
+        params.append(first)
+        stops.append(last)
+        groups.append(np.zeros(first.size))
+        cnt_a.append(ca0[last + 1] - ca0[first])
+        cnt_b.append(cb0[last + 1] - cb0[first])
+        ns.append(np.full(first.size, ntot))
+    sets = _add_zero_sets(ha, hb, ntot, kinds, params, groups, stops, cnt_a, cnt_b, ns)
     cat = lambda xs: np.concatenate(xs).astype(np.int64)  # noqa: E731
     return Candidates(kind=cat(kinds), param=cat(params), group=cat(groups), count_a=cat(cnt_a),
-                      count_b=cat(cnt_b), n=cat(ns), orders=tuple(orders))
+                      count_b=cat(cnt_b), n=cat(ns), orders=tuple(orders), stop=cat(stops),
+                      sets=sets)
+
+
+def plain_candidates(hist_a: IntArray, hist_b: IntArray,
+                     runs: tuple[IntArray, IntArray] | None = None) -> Candidates:
+    """Thresholds, cells and stretch runs of one pair of histograms, without level sets — for
+    features built from the first selection half (a support set, a product of coordinate
+    events, a learned score) and counted on the second only: the feature is already the
+    cross-fitted part, and a level set would be ordered and counted on the same sample."""
+    ha, hb = np.asarray(hist_a, np.int64), np.asarray(hist_b, np.int64)
+    c = ha.size
+    ntot = int(ha.sum())
+    ca, cb = np.cumsum(ha), np.cumsum(hb)
+    j = np.arange(c - 1)
+    kinds = [np.full(c - 1, 0), np.full(c - 1, 1), np.full(c, 2)]
+    params = [j, j, np.arange(c)]
+    stops: list[IntArray] = [np.zeros(c - 1, np.int64), np.zeros(c - 1, np.int64),
+                             np.zeros(c, np.int64)]
+    cnt_a = [ca[-1] - ca[:-1], ca[:-1], ha]
+    cnt_b = [cb[-1] - cb[:-1], cb[:-1], hb]
+    if runs is not None and runs[0].size:
+        first, last = runs
+        ca0, cb0 = np.concatenate([[0], ca]), np.concatenate([[0], cb])
+        kinds.append(np.full(first.size, 5))
+        params.append(first)
+        stops.append(last)
+        cnt_a.append(ca0[last + 1] - ca0[first])
+        cnt_b.append(cb0[last + 1] - cb0[first])
+    groups: list[Any] = [np.zeros(x.size, np.int64) for x in kinds]
+    sets = _add_zero_sets(ha, hb, ntot, kinds, params, groups, stops, cnt_a, cnt_b, None)
+    cat = lambda xs: np.concatenate(xs).astype(np.int64)  # noqa: E731
+    kind = cat(kinds)
+    return Candidates(kind=kind, param=cat(params), group=cat(groups),
+                      count_a=cat(cnt_a), count_b=cat(cnt_b), n=np.full(kind.size, ntot),
+                      orders=(), stop=cat(stops), sets=sets)
 
 
 def penalised_probabilities(big: IntArray, small: IntArray, n_sel: IntArray | int,
@@ -230,6 +445,22 @@ def score(big: IntArray, small: IntArray, n_sel: IntArray | int, n_est: int, alp
     with np.errstate(divide="ignore", invalid="ignore"):
         s = np.where(lo > 0, np.log(np.maximum(lo, 1e-300)) - np.log(hi), -np.inf)
     return np.asarray(s, dtype=float)
+
+
+SELECT_LEVEL = 0.05
+"""One-sided CP level of the selection counts in :func:`score_delta`."""
+
+
+def score_delta(big: Any, small: Any, n_sel: Any, n_est: int, alpha: float,
+                c: float) -> FloatArray:
+    """Predicted δ bound at e^ε = c: one-sided CP bounds of the selection counts at level
+    ``SELECT_LEVEL`` (about 1.6 standard errors: enough to damp the winner's curse of noisy
+    candidates, less than the α/2 used for ε, which would favour low-variance events) minus the
+    normal width of the estimation step."""
+    pb = cp_lower(big, n_sel, SELECT_LEVEL)
+    ps = cp_upper(small, n_sel, SELECT_LEVEL)
+    sd = np.sqrt((pb * (1 - pb) + c * c * ps * (1 - ps)) / n_est)
+    return np.asarray(pb - c * ps - 1.645 * sd, dtype=float)
 
 
 JOINT_MIN_COUNT = 50
@@ -341,6 +572,10 @@ def describe(cands: Candidates, j: int, part: Partition) -> dict[str, Any]:
         lo, hi = part.bounds(p)
         if np.isfinite(lo) and np.isfinite(hi) and np.nextafter(lo, np.inf) == hi:
             return {"kind": "atom", "value": hi}
+        return {"kind": "cell", "lo": lo, "hi": hi, "closed": "(lo, hi]"}
+    if kind == "run":  # cells p … stop: one interval, written as a cell (lo, hi]
+        assert cands.stop is not None
+        lo, hi = part.bounds(p)[0], part.bounds(int(cands.stop[j]))[1]
         return {"kind": "cell", "lo": lo, "hi": hi, "closed": "(lo, hi]"}
     mask = cands.mask(j, part.ncells)
     return {"kind": "level_set", "cells": int(mask.sum()), "closed": "(lo, hi]",

@@ -21,20 +21,29 @@ Built-in features (names are part of the counterexample JSON, so replay recomput
 * ``pattern`` — the whole row of a discrete vector output as one category (a deterministic
   64-bit polynomial hash of the integer row, so equality/tie patterns such as SVT's ⊤/⊥ strings
   become atoms);
+* ``prec(F)`` — the number of significant mantissa bits of F (:func:`precision`): float32
+  noise added to a float64 input leaves float32 values under one input only.  With
+  ``float_bits=True`` (float64 outputs).
+* ``joint[c_1;…;c_L]`` — Σ_k 2^(L−1−k)·[c_k] for conditions ``x[i]>t``, ``x[i]<=t``,
+  ``x[i]~(lo,hi]``: the cell of a vector output in a product of coordinate events;
+  ``lrsum[i:cuts:values;…]`` — a learned per-coordinate score Σ_i v_i(x_i) with v_i piecewise
+  constant.  Both are fitted on the first selection half (:mod:`privlab.audit.multidim`) and
+  carry everything in their names.
 * ``lowbits(F)`` — the floating-point structure of feature F: sign, binary exponent and the two
   least significant mantissa bits as one category.  Mironov (CCS 2012) showed that the low bits
   of a naive float release ``x + Y`` depend on x; this feature finds such leaks black-box.  It is
   opt-in (``float_bits=True``) because it audits the *implementation*, not the mechanism's law.
 
-* ``support[h](F)`` — support events of a discrete or coarse output: with A (B) the exact values
-  of feature F seen in side a's (b's) pilot and never in the other's, the feature is +1 on A,
-  −1 on B, 0 elsewhere, so the event {F ∈ A} ("a value seen under one neighbour only") is
-  among the candidates; it is estimated on fresh samples like every other event, and a zero
-  count on one side gives ``structural_leak``.  Part of the default search when the pooled
-  pilot repeats values (at most a quarter of them distinct: integer and fixed-point outputs,
-  lattices); the sets are kept in a registry keyed by their hash ``h`` and written into the
-  counterexample (``support``) so replay can recompute the feature.  Not used with a Dask
-  scheduler (remote workers do not share the registry).
+* ``support[h](F)`` — support events of a discrete, coarse or sparse output: with A (B) the
+  exact values of feature F seen under side a (b) and never under the other, the feature is +1
+  on A, −1 on B, 0 elsewhere, so the event {F ∈ A} ("a value seen under one neighbour only")
+  and the complements are among the candidates; it is estimated on fresh samples like every
+  other event, and a zero count on one side gives ``structural_leak``.  The sets come from the
+  whole first selection half (:mod:`privlab.audit.supportscan`, the default) or, with
+  ``support_scan=False``, from the pilot when it repeats values (at most a quarter of them
+  distinct: integer and fixed-point outputs, lattices); they are kept in a registry keyed by
+  their hash ``h`` and written into the counterexample (``support``) so replay can recompute
+  the feature.  Not used with a Dask scheduler (remote workers do not share the registry).
 
 A user feature map ``f(outputs) -> (n,) or (n, k)`` (e.g. for data-set-valued outputs) gives
 features ``user[0]``, ``user[1]``, …; replay then needs the same map.
@@ -43,6 +52,7 @@ features ``user[0]``, ``user[1]``, …; replay then needs the same map.
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -61,11 +71,21 @@ _LOW = re.compile(r"^lowbits\((.+)\)$")
 _PROJ = re.compile(r"^proj\[([-0-9.,e]+)\]$")
 _RES = re.compile(r"^resid\[([-0-9.e+]+)\]\((.+)\)$")
 _SUP = re.compile(r"^support\[([0-9a-f]+)\]\((.+)\)$")
-IMPLEMENTATION = ("lowbits(", "resid[", "support[")
+_PREC = re.compile(r"^prec\((.+)\)$")
+_JOINT = re.compile(r"^joint\[(.+)\]$")
+_COND = re.compile(r"^x\[(\d+)\](>|<=|~)(.+)$")
+_LRSUM = re.compile(r"^lrsum\[(.+)\]$")
+IMPLEMENTATION = ("lowbits(", "resid[", "support[", "prec(")
 _SUPPORT: dict[str, tuple[NDArray[np.float64], NDArray[np.float64]]] = {}
 """hash -> (values seen under a only, under b only) of the ``support`` features."""
 """Prefixes of the features whose events belong to the implementation (bit patterns, lattice
 residues), not to the law of the output values."""
+
+
+def coordinate(name: str) -> int | None:
+    """i for the coordinate feature ``x[i]``, else None."""
+    m = _COORD.match(name)
+    return int(m.group(1)) if m else None
 
 
 def event_class(name: str) -> str:
@@ -160,7 +180,7 @@ def default_features(batch: NDArray[Any], *, float_bits: bool = False,
     own = [x for x in base if x in ("value", "x[0]")]
     coarse = batch.dtype.kind in "biu" or (batch.dtype.kind == "f" and batch.dtype.itemsize < 8)
     if float_bits and batch.dtype.kind == "f" and batch.dtype.itemsize == 8:
-        names += [f"lowbits({x})" for x in base]
+        names += [f"lowbits({x})" for x in base] + [f"prec({x})" for x in own]
     elif coarse:  # support events of a coarse grid: part of the default search
         names += [f"lowbits({x})" for x in own]
     if other is not None:
@@ -273,12 +293,124 @@ def residue(x: NDArray[Any], g: float) -> NDArray[np.float64]:
     return np.where(r >= 1.0, 0.0, r)
 
 
+def precision(x: NDArray[Any]) -> NDArray[np.float64]:
+    """Significant bits of each float in ``x``, read in its own dtype (float16/32/64): the
+    mantissa with its implicit leading bit, less its trailing zeros — 53 for a float64 that
+    uses every bit, at most 24 for a float32 value written as a float64, 0 for zero.  A float
+    released at a precision that depends on the input (float32 noise added to a float64 input:
+    under x = 0 every output is a float32 value, under x = 1 almost none is) differs in this
+    feature although its values look continuous; integers count as exact (the bit length of
+    |x| less its trailing zeros)."""
+    arr = np.asarray(x)
+    if arr.dtype.kind in "biu":
+        mag = np.abs(arr.astype(np.int64)).astype(np.uint64)
+        tz = _trailing_zeros(mag)
+        blen = np.where(mag == 0, 0, np.floor(np.log2(np.maximum(mag, 1).astype(np.float64)))
+                        + 1)
+        return np.where(mag == 0, 0.0, blen - tz).astype(np.float64)
+    if arr.dtype.kind != "f" or arr.dtype.itemsize not in _FLOAT_LAYOUT:
+        arr = arr.astype(np.float64)
+    ui, mant, emask, _bias = _FLOAT_LAYOUT[arr.dtype.itemsize]
+    bits = np.ascontiguousarray(arr).view(ui).astype(np.uint64)
+    frac = bits & np.uint64((1 << mant) - 1)
+    expo = (bits >> np.uint64(mant)) & np.uint64(emask)
+    full = np.where(expo == 0, frac, frac | np.uint64(1 << mant))  # subnormals: no hidden bit
+    width = np.where(expo == 0, float(mant), float(mant + 1))
+    out = width - _trailing_zeros(full)
+    return np.where(full == 0, 0.0, out).astype(np.float64)
+
+
+def _trailing_zeros(v: NDArray[np.uint64]) -> NDArray[np.float64]:
+    """Trailing zero bits of each (non-zero) unsigned 64-bit integer (0 for zero)."""
+    low = v & (~v + np.uint64(1))  # the lowest set bit (two's complement)
+    with np.errstate(divide="ignore"):
+        tz = np.log2(low.astype(np.float64))  # exact: a power of two
+    return np.where(v == 0, 0.0, tz)
+
+
+def short_float(x: float, lo: float, hi: float) -> float:
+    """The shortest decimal in the open interval (lo, hi) around ``x`` (``x`` itself when
+    none is shorter): thresholds of derived features are written in their names, and a
+    threshold anywhere strictly between the neighbouring edges cuts the sample the same way
+    up to the few values in between."""
+    if not (math.isfinite(x) and lo < x < hi):
+        return float(x)
+    for d in range(1, 18):
+        y = float(f"{x:.{d}g}")
+        if lo < y < hi:
+            return y
+    return float(x)
+
+
+def cond_text(i: int, op: str, a: float, b: float | None = None) -> str:
+    """A condition of a ``joint`` feature: ``x[i]>t``, ``x[i]<=t`` or ``x[i]~(lo,hi]``."""
+    if op == "~":
+        return f"x[{i}]~({a!r},{b!r}]"
+    return f"x[{i}]{op}{a!r}"
+
+
+def _condition(text: str, batch: NDArray[Any], name: str) -> NDArray[np.bool_]:
+    m = _COND.match(text)
+    if not m:
+        raise InvalidParameter(f"feature {name!r}: {text!r} is not a condition x[i]>t, x[i]<=t "
+                               f"or x[i]~(lo,hi]")
+    i, op, rest = int(m.group(1)), m.group(2), m.group(3)
+    if i >= batch.shape[1]:
+        raise InvalidParameter(f"feature {name!r}: outputs have {batch.shape[1]} coordinates")
+    col = batch[:, i].astype(np.float64)
+    try:
+        if op == "~":
+            if not (rest.startswith("(") and rest.endswith("]")):
+                raise ValueError(rest)
+            lo, hi = (float(z) for z in rest[1:-1].split(","))
+            return (col > lo) & (col <= hi)
+        t = float(rest)
+    except ValueError:
+        raise InvalidParameter(f"feature {name!r}: {text!r} has a bad number") from None
+    return col > t if op == ">" else col <= t
+
+
+def _joint(name: str, conds: str, batch: NDArray[Any]) -> NDArray[np.float64]:
+    """Σ_k 2^(L−1−k)·[condition k]: the cell of the output in the product of L coordinate
+    events (its thresholds and cells are the intersections, unions and mixed events)."""
+    parts = conds.split(";")
+    out = np.zeros(batch.shape[0], dtype=np.float64)
+    for c in parts:
+        out *= 2.0
+        out += _condition(c, batch, name)
+    return out
+
+
+def _lrsum(name: str, body: str, batch: NDArray[Any]) -> NDArray[np.float64]:
+    """Σ_i v_i(x_i): a learned per-coordinate score, each term piecewise constant —
+    ``i:c_1/…/c_{k−1}:v_1/…/v_k`` per coordinate, separated by ``;``, with cells
+    (−∞, c_1], (c_1, c_2], …, (c_{k−1}, ∞) (:mod:`privlab.audit.multidim`)."""
+    out = np.zeros(batch.shape[0], dtype=np.float64)
+    for term in body.split(";"):
+        try:
+            i_txt, cuts_txt, vals_txt = term.split(":")
+            i = int(i_txt)
+            cuts = np.array([float(z) for z in cuts_txt.split("/")] if cuts_txt else [])
+            vals = np.array([float(z) for z in vals_txt.split("/")])
+        except ValueError:
+            raise InvalidParameter(f"feature {name!r}: bad term {term!r}") from None
+        if vals.size != cuts.size + 1 or i >= batch.shape[1] or \
+                not bool(np.all(np.diff(cuts) > 0)):
+            raise InvalidParameter(f"feature {name!r}: bad term {term!r}")
+        out += vals[np.searchsorted(cuts, batch[:, i].astype(np.float64), side="left")]
+    return out
+
+
 def compute(name: str, batch: NDArray[Any], user: FeatureMap | None = None) -> NDArray[np.float64]:
     """Feature ``name`` of every output in ``batch`` (shape (n,))."""
     m = _LOW.match(name)
     if m:
         raw = _raw(m.group(1), batch)
         return lowbits(raw if raw is not None else compute(m.group(1), batch, user))
+    m = _PREC.match(name)
+    if m:
+        raw = _raw(m.group(1), batch)
+        return precision(raw if raw is not None else compute(m.group(1), batch, user))
     m = _RES.match(name)
     if m:
         return residue(compute(m.group(2), batch, user), float(m.group(1)))
@@ -305,6 +437,12 @@ def compute(name: str, batch: NDArray[Any], user: FeatureMap | None = None) -> N
         return batch.astype(np.float64)
     if batch.ndim != 2:
         raise InvalidParameter(f"feature {name!r} needs vector outputs, got shape {batch.shape}")
+    m = _JOINT.match(name)
+    if m:
+        return _joint(name, m.group(1), batch)
+    m = _LRSUM.match(name)
+    if m:
+        return _lrsum(name, m.group(1), batch)
     m = _PROJ.match(name)
     if m:
         w = np.array([float(x) for x in m.group(1).split(",")])

@@ -22,7 +22,8 @@ from privlab.audit.auditor import AuditResult, audit_pair
 CLIP = 60.0
 
 
-def lr_feature(mech: Any, x0: Sequence[float], x1: Sequence[float], *,
+def lr_feature(mech: Any, x0: Sequence[float] | np.ndarray,
+               x1: Sequence[float] | np.ndarray, *,
                digits: int | None = 9) -> Callable[[np.ndarray], np.ndarray]:
     """y ↦ log f(y − x0) − log f(y − x1), clipped to ±60 and rounded to ``digits``."""
     a, b = np.asarray(x0, dtype=float), np.asarray(x1, dtype=float)

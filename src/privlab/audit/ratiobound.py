@@ -125,7 +125,8 @@ class RatioTest:
         sf = np.where(need <= 0, 1.0, np.where(need > self.n_a, 0.0, np.where(
             u < 0, 1.0, np.where(u >= length, above[local],
                                  rev[local, length - 1 - np.clip(u, 0, length - 1)]))))
-        return np.bincount(rows, weights=self.weight[sl] * sf, minlength=GRID)
+        return np.asarray(np.bincount(rows, weights=self.weight[sl] * sf, minlength=GRID),
+                          dtype=np.float64)
 
     def pvalue(self, c: float, stop_above: float | None = None) -> float:
         """Upper bound on the p-value of H(c): p_a ≤ c·p_b + δ (module docstring).

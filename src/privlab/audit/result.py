@@ -68,6 +68,11 @@ class AuditResult:
     seedable: bool = True
     """False when the caller declared that the samplers ignore ``rng`` (``seedable=False``):
     the bound is still sound, but the same seed need not give the same result."""
+    description: str = ""
+    """The event in words, with its frequency under each input (and, for a structural leak,
+    that one input never produced it): :func:`privlab.audit.words.describe`.  Not part of
+    :meth:`to_dict` yet — saved results are read back by :mod:`privlab.audit.replay`, which
+    accepts only the keys it knows."""
     event_class: str = "law"
     """"law" (an event of the output values: unions of intervals of a feature) or
     "implementation" (bit patterns, lattice residues or exact values seen under one side only:

@@ -95,7 +95,7 @@ import attrs
 import numpy as np
 
 from privlab import _validate as v
-from privlab._audit_options import PAIR_OPTIONS
+from privlab._audit_options import MAX_SAMPLES, PAIR_OPTIONS
 from privlab.audit import datasets as ds
 from privlab.audit.auditor import AuditResult, audit_pair
 from privlab.audit.replay import replay
@@ -332,9 +332,11 @@ def _number(where: str, key: str, x: Any) -> float:
 
 
 def _count(where: str, key: str, x: Any) -> int:
-    """A TOML integer >= 1 (not a float, a string or a boolean)."""
-    if isinstance(x, bool) or not isinstance(x, int) or x < 1:
-        raise InvalidParameter(f"{where}: {key}={x!r} must be a positive integer")
+    """A TOML integer from 1 to :data:`~privlab._audit_options.MAX_SAMPLES` (not a float, a
+    string or a boolean)."""
+    if isinstance(x, bool) or not isinstance(x, int) or not 1 <= x <= MAX_SAMPLES:
+        raise InvalidParameter(f"{where}: {key}={x!r} must be an integer from 1 to "
+                               f"{MAX_SAMPLES}")
     return x
 
 
@@ -491,6 +493,8 @@ def load_suite(path: str | pathlib.Path, *, alpha: float | None = None,
         raise InvalidParameter(f"{shown} is not valid TOML: {exc}") from None
     except RecursionError:
         raise InvalidParameter(f"{shown} is not valid TOML: nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise InvalidParameter(f"{shown} is not valid TOML: {exc}") from None
     head = raw.get("suite", {})
     if not isinstance(head, Mapping):
         raise InvalidParameter(f"{shown}: [suite] must be a table")

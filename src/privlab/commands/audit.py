@@ -47,7 +47,7 @@ from typing import Any
 import click
 
 from privlab import _input
-from privlab._audit_options import PAIR_OPTIONS
+from privlab._audit_options import MAX_SAMPLES, PAIR_OPTIONS
 from privlab._io import atomic_write_json
 from privlab.commands._common import (
     EXIT_FAILED,
@@ -288,8 +288,9 @@ def _audit_box(name: str, epsilon: float | None, sensitivity: str | None, core: 
 
 @click.command("audit")
 @click.argument("mechanism", required=False)
-@click.option("--samples", type=click.IntRange(min=1), default=None,
-              help="Outputs per side (default 10^6; suite: 10^5 with --quick, else 10^6).")
+@click.option("--samples", type=click.IntRange(min=1, max=MAX_SAMPLES), default=None,
+              help="Outputs per side (default 10^6; suite: 10^5 with --quick, else 10^6; at "
+                   "most 10^9).")
 @click.option("--confidence", type=float, default=0.95, show_default=True)
 @click.option("--delta", type=float, default=0.0, show_default=True,
               help="Claimed delta (the epsilon bound is at this delta).")
@@ -362,6 +363,11 @@ def audit(mechanism: str | None, samples: int | None, confidence: float, delta: 
     from privlab.audit import suite as suite_mod
     from privlab.audit.controls import make, names
 
+    if save is not None:  # a regular file, never the file the audit reads, before any work
+        from privlab.commands._csvio import check_output
+
+        check_output(save, {"replay": replay_file, "input-a": input_a, "input-b": input_b},
+                     suffixes=(), param="save")
     user = [(k, r) for k, r in (("sampler", sampler_ref), ("mechanism", mechanism_ref))
             if r is not None]
     modes = sum([mechanism is not None, run_suite, replay_file is not None]) + len(user)
