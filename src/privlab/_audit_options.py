@@ -57,8 +57,8 @@ class PairOption:
 
 PAIR_OPTIONS: tuple[PairOption, ...] = (
     PairOption("bins", int, "N", "Quantile cells of the pilot partition (default 200; 2..10000): "
-               "raise it (e.g. 1000) when a violation may hide in the far tails, as for "
-               "(epsilon, delta) claims of smooth noise; see docs/auditor.md.", check_bins),
+               "raise it (e.g. 1000) when the ratio of the two laws changes quickly in the "
+               "bulk; see docs/auditor.md.", check_bins),
 )
 """Every :func:`~privlab.audit.audit_pair` option of the command line and of suite files: one
 entry adds ``--KEY`` to ``privlab audit``, the key to suite files (checked the same way) and
